@@ -54,10 +54,11 @@ a mismatch outside a generic struct's arguments, and one between two instances i
 (`Cell<Point>` and `Cell<Other>`, or a `Cell<Point>` given an `Other`).
 
 A type here is what the text says: a scalar, a struct, an enum, a tuple, a generic struct
-applied to such arguments (a `const` one to a number), an unsuffixed literal's kind, or a
-reference to one of those; anything else (a tensor, a type that names a generic function's
+applied to such arguments (a `const` one to a number), a tensor (its element type and its
+extents, numbers or a struct's const parameters), an unsuffixed literal's kind, or a
+reference to one of those; anything else (a type that names a generic function's
 parameter, a generic struct named without its arguments) is not known here and not judged.
-The type of a value: a literal's kind; a cast's type; a local's written type, else its
+The type of a value: a literal's kind; a cast's type, a tensor constructor's; a local's written type, else its
 value's; a struct literal's arguments, written, else those of the type it is given as, else
 those its fields bind; an enum value's enum; a call of a function, its written result (a
 generic one's, where the call writes its arguments), and of the closure a `let` binds, its
@@ -373,7 +374,19 @@ def _written(run, ty, bound=None):
     if kind == "BorrowType":
         inner = _written(run, ty.inner, bound)
         return None if inner is None else ("&mut" if ty.mutable else "&", inner)
+    if kind == "TensorType":
+        # `Tensor<f32, [N]>` of a `Row<4>` holds 4: erased, a tensor of 3 would be read past
+        # its end. Its memory is not judged.
+        return ("Tensor", _written(run, ty.elem, bound), *(_extent(d, bound) for d in ty.dims))
     return None
+
+
+def _extent(dim, bound):
+    """A tensor's written extent as a number (its text), where a literal or a struct's
+    const parameter gives it; None otherwise."""
+    if dim._prod == "DimInt":
+        return str(dim.value)
+    return bound.get(dim.name) if dim._prod == "DimName" and bound is not None else None
 
 
 def _type(run, e):
@@ -382,7 +395,7 @@ def _type(run, e):
     kind = e._prod
     if kind in ("Int", "Float", "Bool"):
         return {"Int": _INTEGER, "Float": _FLOAT, "Bool": "bool"}[kind]
-    if kind == "Cast":
+    if kind in ("Cast", "TensorNew", "TensorLit"):
         return _written(run, e.type)
     if kind == "Local":
         return st.locals.get(e.name)
@@ -492,5 +505,7 @@ def _shown(ty) -> str:
         return f"({', '.join(map(_shown, ty[1:]))})"
     if ty[0] in _REFERENCES:
         return f"{ty[0]}{' ' * (ty[0] == '&mut')}{_shown(ty[1])}"
+    if ty[0] == "Tensor":
+        return f"Tensor<{_shown(ty[1])}, [{', '.join(map(_shown, ty[2:]))}]>"
     name = display_name(ty[0])
     return name if len(ty) == 1 else f"{name}<{', '.join(map(_shown, ty[1:]))}>"

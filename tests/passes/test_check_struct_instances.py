@@ -31,6 +31,9 @@ REFUSED = {
         "E3007", "the arms of this `if` are Cell<i32> and Cell<bool>"),
     "e3012_field_of_another_type": (
         "E3012", "field 'v' of 'Cell<i32>' is i32, but this value is bool"),
+    "e3012_tensor_of_other_extents": (
+        "E3012", "field 'data' of 'Row<4>' is Tensor<f32, [4]>, but this value is "
+                 "Tensor<f32, [3]>"),
     "e3012_generic_holding_ever_deeper_aggregates": (
         "E3012", "field 'v' of 'Cell<i32>' is i32, but this value is Cell<i32>"),
 }
