@@ -6,10 +6,14 @@ from __future__ import annotations
 from .nanopass import Pipeline
 from .passes.assign_chosen_closures import assign_chosen_closures
 from .passes.assign_chosen_tensors import assign_chosen_tensors
+from .passes.bind_assigned_starts import bind_assigned_starts
+from .passes.bind_assigning_closures_again import bind_assigning_closures_again
+from .passes.bind_chosen_row_arguments import bind_chosen_row_arguments
 from .passes.bind_extent_literals import bind_extent_literals
 from .passes.branch_closure_operands import branch_closure_operands
 from .passes.box_returned_locals import box_returned_locals
 from .passes.capture_environments import capture_environments
+from .passes.capture_lent_references import capture_lent_references
 from .passes.cast_plain_values import cast_plain_values
 from .passes.cast_printed_literals import cast_printed_literals
 from .passes.cast_returned_generic_fields import cast_returned_generic_fields
@@ -61,6 +65,8 @@ from .passes.choose_given_variants import choose_given_variants
 from .passes.choose_memory_cells import choose_memory_cells
 from .passes.copy_closures_into_kernels import copy_closures_into_kernels
 from .passes.copy_closures_per_argument_kind import copy_closures_per_argument_kind
+from .passes.copy_closures_per_argument_type import copy_closures_per_argument_type
+from .passes.copy_held_tensor_fields import copy_held_tensor_fields
 from .passes.copy_out_tensors import copy_out_tensors
 from .passes.copy_read_kernel_aggregates import copy_read_kernel_aggregates
 from .passes.copy_rest_into_assigning_arms import copy_rest_into_assigning_arms
@@ -70,6 +76,7 @@ from .passes.defer_early_returned_references import defer_early_returned_referen
 from .passes.defer_kernel_moves import defer_kernel_moves
 from .passes.delay_assigning_closures import delay_assigning_closures
 from .passes.delay_launching_closures import delay_launching_closures
+from .passes.dereference_constants import dereference_constants
 from .passes.desugar_comptime import desugar_comptime
 from .passes.desugar_deferred_lets import desugar_deferred_lets
 from .passes.desugar_literal_suffixes import desugar_literal_suffixes
@@ -85,6 +92,7 @@ from .passes.differentiate_forward import differentiate_forward
 from .passes.differentiate_reverse import differentiate_reverse
 from .passes.dispatch_closures import dispatch_closures
 from .passes.drop_imports import drop_imports
+from .passes.drop_replaced_buffers import drop_replaced_buffers
 from .passes.drop_type_declarations import drop_type_declarations
 from .passes.drop_uncalled_closures import drop_uncalled_closures
 from .passes.drop_void_results import drop_void_results
@@ -100,6 +108,7 @@ from .passes.expand_lazy_conditions import expand_lazy_conditions
 from .passes.explicate_assertions import explicate_assertions
 from .passes.explicate_control import explicate_control
 from .passes.flag_assigned_placement_queries import flag_assigned_placement_queries
+from .passes.flag_maybe_lent_tensors import flag_maybe_lent_tensors
 from .passes.find_owned_buffers import find_owned_buffers
 from .passes.flatten_impl_blocks import flatten_impl_blocks
 from .passes.fold_comptime_lambdas import fold_comptime_lambdas
@@ -107,6 +116,7 @@ from .passes.fold_const_extents import fold_const_extents
 from .passes.fold_sizeof import fold_sizeof
 from .passes.fold_working_sets import fold_working_sets
 from .passes.forward_returned_states import forward_returned_states
+from .passes.give_early_return_conditions import give_early_return_conditions
 from .passes.halt_closure_prints import halt_closure_prints
 from .passes.halt_state_prints import halt_state_prints
 from .passes.halt_unit_operations import halt_unit_operations
@@ -124,6 +134,7 @@ from .passes.index_uninit_pointers import index_uninit_pointers
 from .passes.lend_uninit_pointers import lend_uninit_pointers
 from .passes.inline_aggregate_references import inline_aggregate_references
 from .passes.inline_borrowed_references import inline_borrowed_references
+from .passes.inline_identity_closures import inline_identity_closures
 from .passes.inline_returned_references import inline_returned_references
 from .passes.make_all_set_flags import make_all_set_flags
 from .passes.mark_uninit_closures import mark_uninit_closures
@@ -131,6 +142,7 @@ from .passes.name_closure_temporaries import name_closure_temporaries
 from .passes.hoist_constant_tensors import hoist_constant_tensors
 from .passes.inline_aggregate_constants import inline_aggregate_constants
 from .passes.outline_constant_values import outline_constant_values
+from .passes.renew_taken_tensors import renew_taken_tensors
 from .passes.split_computed_constants import split_computed_constants
 from .passes.insert_drops import insert_drops
 from .passes.instantiate_aggregate_forms import instantiate_aggregate_forms
@@ -153,6 +165,7 @@ from .passes.number_texts import number_texts
 from .passes.outline_kernels import outline_kernels
 from .passes.parse import parse_pass
 from .passes.rebind_chosen_references import rebind_chosen_references
+from .passes.rename_moved_enum_parameters import rename_moved_enum_parameters
 from .passes.resolve_names import resolve_names
 from .passes.resolve_sub_space_ancestors import resolve_sub_space_ancestors
 from .passes.resolve_type_paths import resolve_type_paths
@@ -170,6 +183,7 @@ from .passes.split_closure_aggregates import split_closure_aggregates
 from .passes.split_choice_statements import split_choice_statements
 from .passes.split_closure_results import split_closure_results
 from .passes.split_kernel_aggregates import split_kernel_aggregates
+from .passes.split_pure_aggregate_results import split_pure_aggregate_results
 from .passes.split_repointed_references import split_repointed_references
 from .passes.split_returned_references import split_returned_references
 from .passes.split_sizing_calls import split_sizing_calls
@@ -274,12 +288,14 @@ PIPELINE = Pipeline([
 # native code is wanted (running the program, --action emit-mlir and emit-llvm), or when a
 # dump or --stop-after names one of them.
 BACK_END = [
+    capture_lent_references,
     inline_borrowed_references,
     return_assigned_references,
     collapse_reference_chains,
     split_computed_constants,
     hoist_constant_tensors,
     inline_aggregate_constants,
+    dereference_constants,
     outline_constant_values,
     call_functions_by_name,
     expand_lazy_conditions,
@@ -307,14 +323,17 @@ BACK_END = [
     lower_matches,
     halt_unit_operations,
     erase_unit_lets,
+    inline_identity_closures,
     wrap_aggregate_function_values,
     number_aggregate_function_values,
     split_closure_results,
+    rename_moved_enum_parameters,
     choose_given_variants,
     split_closure_aggregates,
     instantiate_aggregate_forms,
     state_block_prints,
     expand_aggregate_prints,
+    give_early_return_conditions,
     defer_early_returned_references,
     split_choice_statements,
     split_returned_references,
@@ -328,13 +347,18 @@ BACK_END = [
     cast_printed_literals,
     cast_returned_generic_fields,
     return_assigned_tensor_fields,
+    copy_held_tensor_fields,
+    split_pure_aggregate_results,
     scalarize_aggregates,
     write_out_kernel_values,
     defer_kernel_moves,
     return_kernel_tensors,
     return_kernel_pointers,
+    flag_maybe_lent_tensors,
     hand_on_lent_tensors,
+    renew_taken_tensors,
     copy_out_tensors,
+    bind_assigned_starts,
     drop_uncalled_closures,
     hold_operands_before_extent_literals,
     bind_extent_literals,
@@ -350,9 +374,12 @@ BACK_END = [
     index_chosen_rows,
     name_row_temporaries,
     assign_chosen_tensors,
+    bind_chosen_row_arguments,
     split_chosen_tensor_references,
     wrap_function_values,
+    bind_assigning_closures_again,
     delay_assigning_closures,
+    copy_closures_per_argument_type,
     cast_plain_values,
     check_native_subset,
     settle_written_tensors,
@@ -388,6 +415,7 @@ BACK_END = [
     name_made_tensors,
     find_owned_buffers,
     insert_drops,
+    drop_replaced_buffers,
     explicate_calls,
     select_instructions,
 ]

@@ -42,63 +42,65 @@ NOT_LOWERED = {
     "repaired.vx",
     "tests/passes/cases/check_struct_instances/e3001_closure_result_of_another_instance_"
     "repaired.vx",
+    # A reference to an element of a tensor made by ::uninit() (track-uninit-elements): a
+    # write through it would set no written-flag, a read through it check none.
+    "tests/passes/cases/track_uninit_elements/e5010_element_borrowed.vx",
     # Ever deeper forms, at each recursive call, of a `Cell` taken without its arguments
     # (written `Cell<i32>`, check-struct-instances refuses the nesting: E3012).
     "tests/passes/cases/scalarize_aggregates/e5010_unwritten_arguments_holding_ever_deeper_"
     "aggregates.vx",
     # Two tensors of a struct assigned whole through a `&mut` to the struct, each one's
-    # buffer held by another local too (native code copies into the buffer, which the other
-    # would see).
+    # buffer held by another local too, one lent on (native code copies into the buffer,
+    # which the other would see).
     "tests/passes/cases/scalarize_aggregates/"
-    "e5010_two_tensor_parts_assigned_and_both_read_whole.vx",
-    # A `&mut` to a struct holding a tensor that an `if` and a statement after it make to
-    # refer to another, the tensor assigned whole through it (native code assigns no whole
-    # tensor through a reference); one a function returns from a `return` in its statements
-    # on a condition read through it (neither computed again per part nor written at the
-    # call).
+    "e5010_two_tensor_parts_assigned_and_both_held_one_lent_on.vx",
+    # A `&mut` to a struct holding a tensor that two `if`s make to refer to another, the
+    # tensor assigned whole through it (native code assigns no whole tensor through a
+    # reference); one a function returns from a `return` in its statements on a condition
+    # that may stop (neither computed again per part nor written at the call).
     "tests/passes/cases/scalarize_aggregates/"
-    "e5010_tensor_assigned_whole_through_a_reference_made_to_refer_elsewhere_twice.vx",
+    "e5010_tensor_assigned_whole_through_a_reference_made_to_refer_elsewhere_in_two_ifs.vx",
     "tests/passes/cases/scalarize_aggregates/"
-    "e5010_mut_reference_returned_early_on_a_condition_read_through_it.vx",
-    # A constant holding a generic struct's literal whose value calls a function, or
-    # binding a variable (its fields' type erased: split-computed-constants splits the
-    # others, and one a call returns whole), or a struct holding a tensor a call or an `if`
-    # makes (not a part of its literal, which hoist-constant-tensors makes a constant):
-    # inline-aggregate-constants refuses them.
-    "tests/passes/cases/inline_aggregate_constants/"
-    "e5010_generic_struct_literal_calling_a_function.vx",
-    "tests/passes/cases/inline_aggregate_constants/e5010_generic_struct_binding_a_variable.vx",
-    "tests/passes/cases/inline_aggregate_constants/e5010_holding_a_tensor_a_call_makes.vx",
-    "tests/passes/cases/inline_aggregate_constants/e5010_holding_a_tensor_an_if_makes.vx",
+    "e5010_mut_reference_returned_early_on_a_condition_that_may_stop.vx",
+    # A constant holding an aggregate holding two tensors a call makes (the function
+    # computing it returns one tensor): inline-aggregate-constants refuses it.
+    "tests/passes/cases/inline_aggregate_constants/e5010_holding_two_tensors_a_call_makes.vx",
     # A constant holding a tensor that may be made by ::uninit() (check-native-subset): no
     # global holds its elements' written-flags.
     "tests/passes/cases/type_scalars/e5010_constant_holding_an_uninit_tensor.vx",
-    # A constant holding a tensor whose value reads a field of a struct a call makes, or
-    # binds a variable (name-temporaries): no function computes a tensor constant's value.
-    "tests/passes/cases/name_temporaries/e5010_tensor_constant_reading_a_field_of_a_call.vx",
-    "tests/passes/cases/name_temporaries/e5010_tensor_constant_binding_a_variable.vx",
+    # A constant holding a reference a call returns whose value binds a variable
+    # (name-temporaries): no function computes a reference constant's value.
+    "tests/passes/cases/name_temporaries/e5010_reference_constant_a_call_returns.vx",
+    # So too one reading a constant whose reference names an element of a tensor, which a
+    # write through a copy changes (dereference-constants leaves both references).
+    "tests/passes/cases/name_temporaries/"
+    "e5010_reference_constant_reading_one_naming_an_element.vx",
     # A closure indexing a parameter of no written type, given to a variable then assigned
-    # another, nothing calling it: no call says whether the parameter is a raw pointer or a
-    # tensor.
+    # another, given to a closure that never calls it: no call says whether the parameter is
+    # a raw pointer or a tensor.
     "tests/passes/cases/type_scalars/"
-    "e5010_closure_value_indexing_an_untyped_parameter_assigned_never_called.vx",
-    # A counter copied into a second variable after a call of the closure assigning the first
-    # another (the assignment does not see the copy, which it would give the cell they share).
+    "e5010_closure_value_assigned_given_to_a_closure_never_calling_it.vx",
+    # A counter copied in a loop after a call of the closure, bound before the loop, assigning
+    # it another (the assignment does not see the copy, which it would give the cell they share).
     "tests/passes/cases/type_scalars/"
-    "e5010_counter_copied_after_the_closure_assigning_it_was_called.vx",
+    "e5010_counter_copied_in_a_loop_after_the_closure_assigning_it_was_called.vx",
     # A tuple returned through a call of a function that may give back in it the state it
-    # is given, given a state an `if` chose between another chosen state and its own (no
-    # flag says which of the caller's variables the inner one is).
+    # is given, given a state an `if` chose between a parameter and a state read from another
+    # call's tuple (no flag says which of the caller's variables that element is).
     "tests/passes/cases/lower_state_tuples/"
-    "e5010_state_chosen_between_a_chosen_state_and_its_own_in_a_tuple_returned_through_a_"
+    "e5010_state_read_from_a_tuple_chosen_beside_a_parameter_in_a_tuple_returned_through_a_"
     "call.vx",
-    # A parameter of a closure given a parameter of another closure given both kinds,
-    # printed: no flag says which kind that parameter holds.
+    # A parameter of a closure given a variable a `let mut` binds to a function and then
+    # assigns a closure, printed: no flag says which kind the variable holds at a call.
     "tests/passes/cases/halt_closure_prints/"
-    "e5010_parameter_given_a_parameter_given_both_kinds_printed.vx",
-    # A function taking a struct, given to a closure that returns it (no local only called
-    # holds it): its value would call it as it was, not as its parts.
-    "tests/passes/cases/check_aggregate_function_values/e5010_returned_by_a_closure.vx",
+    "e5010_parameter_given_a_variable_assigned_both_kinds_printed.vx",
+    # Functions taking a struct, given to a closure that returns one it chooses (no local
+    # only called holds it): its value would call it as it was, not as its parts.
+    "tests/passes/cases/check_aggregate_function_values/e5010_chosen_by_a_closure.vx",
+    # A function taking a struct, given back by a closure into a local then called: the
+    # local holds a call's value, which would call it as it was, not as its parts.
+    "tests/passes/cases/check_aggregate_function_values/"
+    "e5010_returned_by_a_closure_into_a_local.vx",
     # A closure a `let mut` binds, called in a `spawn` body in a closure's body that a
     # closure made inside another closure calls, before the `let` of a variable another
     # closure it is given reads: that closure may be called later.
@@ -110,18 +112,13 @@ NOT_LOWERED = {
     "tests/passes/cases/defer_kernel_moves/"
     "e5010_moved_by_a_closure_called_in_a_loop_reading_it_before_assigning_it_again.vx",
     # A struct returned holding two tensors calls gave, each of which may be one its caller
-    # lent (the one not its result would be copied, and a copy would not be that tensor).
-    "tests/passes/cases/copy_out_tensors/e5010_maybe_lent.vx",
-    # A string a call computes, printed in the value of an assignment to an element, where no
-    # `let` goes before the print: number-texts leaves the program's strings as they are.
-    "tests/passes/cases/number_texts/e5010_printed_in_an_assignment_to_an_element.vx",
-    # A closure of an untyped parameter given a plain i32 and an i64: native code types its
-    # parameter once, where the interpreter computes its body on what each call gives.
-    "tests/passes/cases/type_scalars/e5010_closure_given_a_plain_value_and_an_i64.vx",
-    # A closure binding a local to arithmetic on its untyped parameter, given a plain i32,
-    # its result given to an i64: cast-plain-values tells a plain result only from the body's
-    # value.
-    "tests/passes/cases/type_scalars/e5010_closure_binding_its_plain_parameter_then_an_i64.vx",
+    # lent, or one a call made (the one not its result would be copied, and a copy would not
+    # be that tensor).
+    "tests/passes/cases/copy_out_tensors/e5010_maybe_lent_or_made_by_a_call.vx",
+    # A string a call computes, printed in the value of an assignment to an element of a
+    # tensor the value reads: number-texts leaves the program's strings as they are.
+    "tests/passes/cases/number_texts/"
+    "e5010_printed_in_an_assignment_to_an_element_its_value_reads.vx",
     # A `let mut` reference chosen at run time between places of a narrow type and of its
     # value type, then assigned in a loop: the place it names on a turn depends on the turns
     # before it.
@@ -130,42 +127,43 @@ NOT_LOWERED = {
     # variables the function assigns: each would write the rest of its block once per arm.
     "tests/passes/cases/split_chosen_tensor_references/"
     "e5010_five_references_chosen_between_calls_in_one_function.vx",
-    # Extent arithmetic that might leave i64, below 0 as above (`2 * j + 6` of an i64 loop
-    # variable from -3 to a parameter): the interpreter's is unbounded.
-    "tests/passes/cases/erase_variable_extents/"
-    "e5010_loop_variable_of_i64_below_a_parameter.vx",
-    # A tensor made by ::uninit() a function returns, of `?` extents a call computes, read
-    # after another operand (no `let` binds the call, so split-sizing-calls leaves it): its
+    # Extent arithmetic that might leave i128 (`j * j + 1` of an i64 j, beside a 2): the
+    # interpreter's is unbounded.
+    "tests/passes/cases/erase_variable_extents/e5010_extent_that_might_leave_i128.vx",
+    # A tensor made by ::uninit() a function returns, of `?` extents a call computes, given
+    # after another argument (no `let` binds the call, so split-sizing-calls leaves it): its
     # caller cannot size the written-flags before the call.
     "tests/passes/cases/copy_tracked_functions/"
-    "e5010_returned_of_extents_a_call_computes_read_after_an_operand.vx",
-    # A row of a tensor no variable names, after a shift of literals an operator's other
-    # operand types as an i64: bound to a local first, the shift would be an i32's.
+    "e5010_returned_of_extents_a_call_computes_given_after_an_argument.vx",
+    # A row of a tensor no variable names, after a shift of literals compared with an
+    # operator's value: no declared type says the i64 the interpreter shifts.
     "tests/passes/cases/name_row_temporaries/"
-    "e5010_row_of_a_temporary_after_a_shift_of_literals_an_operator_types.vx",
-    # Rows of two tensors an `if` chooses as a call's argument: no index chooses between them,
-    # no `let` for each arm to bind, and its value would start at a tensor nobody owns.
+    "e5010_row_of_a_temporary_after_a_shift_of_literals_beside_an_operator.vx",
+    # Rows of two tensors an `if` chooses as a closure's argument: no parameter's type for a
+    # `let` for each arm to bind, and its value would start at a tensor nobody owns.
     "tests/passes/cases/type_scalars/"
-    "e5010_rows_of_two_tensors_chosen_by_an_if_given_to_a_function.vx",
-    # A closure binding whole an enum it takes a variant of which carries a tensor: put
-    # together again, its other variants' tensors would be buffers no one drops.
+    "e5010_rows_of_two_tensors_chosen_by_an_if_given_to_a_closure.vx",
+    # A closure binding to a `let mut` an enum it takes a variant of which carries a tensor:
+    # put together again, its other variants' tensors would be buffers no one drops.
     "tests/passes/cases/split_closure_aggregates/"
-    "e5010_enum_parameter_carrying_a_tensor_bound_whole.vx",
-    # A function returning an aggregate holding a tensor of `?` extents beside its result:
-    # no tensor of extents its type says for its out-parameter to start from.
-    "tests/passes/cases/scalarize_aggregates/e5010_two_tensors_of_unknown_extents_returned.vx",
-    # A placement query a `let mut` holds, assigned another, compared with a query of a
-    # closure call's result: no declared result types it (check-native-subset).
+    "e5010_enum_parameter_carrying_a_tensor_bound_to_a_mut.vx",
+    # A function returning an aggregate holding a tensor of `?` extents beside its result,
+    # which prints: no tensor of extents its type says for its out-parameter to start from,
+    # and a function per part would print twice.
+    "tests/passes/cases/scalarize_aggregates/"
+    "e5010_two_tensors_of_unknown_extents_returned_by_a_function_printing.vx",
+    # A query of a closure call's result compared with an option: no declared result types
+    # the local holding it, which would decide it (check-native-subset).
     "tests/passes/cases/flag_assigned_placement_queries/"
-    "e5010_query_variable_compared_with_a_query_of_a_closure_call.vx",
-    # A `&mut` to a reference given to a closure that writes through it: a reference has no
-    # cell (type-scalars).
+    "e5010_query_of_a_closure_call_compared_with_an_option.vx",
+    # `&mut`s to two references given to a closure that writes through them: a reference
+    # has no cell (type-scalars).
     "tests/passes/cases/inline_borrowed_references/"
-    "e5010_mut_reference_to_a_reference_given_to_a_closure.vx",
-    # A closure dereferencing its untyped parameter beside a chain: no type says whether it
-    # is one, so every chain of the program stays (type-scalars).
+    "e5010_mut_references_to_two_references_given_to_a_closure.vx",
+    # A closure dereferencing its untyped parameter, given a reference and a chain: no one
+    # type says whether it is one, so every chain of the program stays (type-scalars).
     "tests/passes/cases/collapse_reference_chains/"
-    "e5010_closure_dereferencing_an_untyped_parameter_beside_a_chain.vx",
+    "e5010_closure_dereferencing_an_untyped_parameter_given_a_chain_and_its_inner_reference.vx",
 }
 
 

@@ -6,11 +6,12 @@ global says whether the value is not computed yet, being computed or computed: a
 while it is being computed is the constant depending on itself, which the interpreter
 stops on (E9006). A constant split-computed-constants split into parts has one such state
 and a global per part, which the first read of any part fills by calling the constant's
-function with a reference to each."""
+function with a reference to each; a tensor part's buffer, which no reference gives back,
+is the function's result, stored into its global."""
 
 from __future__ import annotations
 
-from .machine_types import Ref, cell_type
+from .machine_types import Ref, cell_type, mtype
 from .runtime_abi import CONST_STATE_TYPE as STATE_TYPE
 
 COMPUTING, DONE = 1, 2  # the state global starts at 0: not computed yet
@@ -22,13 +23,18 @@ def read_once(b, name: str, t, compute):
     return _once(b, name, [(name, t)], 0, lambda cells: compute(), stores=True)
 
 
-def read_part(b, name: str, parts: list, k: int, fill: str):
+def read_part(b, name: str, parts: list, k: int, fill: str, returns: bool):
     """Part k of the constant `name`, whose parts are (global's name, Vx type) in order; its
     first read, of any part, calls the function `fill` with a reference to each part's
-    global, as deep in calls as the interpreter's read of the whole constant computes it."""
+    global but the last when fill `returns` it (a tensor), as deep in calls as the
+    interpreter's read of the whole constant computes it."""
     def compute(cells):
-        places = tuple(b.op("Cast", cell, Ref(t).cell, Ref(t).mtype) for cell, t in cells)
-        b.emit("Call", (), fill, places, None)
+        given = cells[:-1] if returns else cells
+        places = tuple(b.op("Cast", cell, Ref(t).cell, Ref(t).mtype) for cell, t in given)
+        results = (b.arg(mtype(cells[-1][1])),) if returns else ()
+        b.emit("Call", results, fill, places, None)
+        if returns:
+            b.store(results[0].name, cells[-1][0], (), cell_type(cells[-1][1]), cells[-1][1])
         return b.load(cells[k][0], (), cell_type(cells[k][1]), cells[k][1]), cells[k][1]
 
     return _once(b, name, parts, k, compute, stores=False)

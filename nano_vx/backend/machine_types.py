@@ -12,7 +12,7 @@ from ..values.numbers import FLOAT_TYPES, INT_TYPES
 
 MACHINE = {"bool": "i1", "i8": "i8", "u8": "i8", "i16": "i16", "u16": "i16", "i32": "i32",
            "u32": "i32", "i64": "i64", "u64": "i64", "f16": "f16", "bf16": "bf16", "f32": "f32",
-           "f64": "f64"}
+           "f64": "f64", "i128": "i128"}
 # An element of a tensor of a narrow float (values/narrow.py) is a byte of its buffer (an
 # f4e2m1 its low four bits), read as its MLIR type and widened to f32, written rounded from
 # f32 (narrow_floats.py converts).
@@ -25,7 +25,7 @@ NARROW_INTS = {"i4": "arith.extsi", "u4": "arith.extui"}
 # In memory a bool is a byte, 0 or 1 (the runtime's layout; MLIR's memref lowering does not
 # store i1): memrefs of bools hold i8, and loads and stores convert.
 STORED = {**MACHINE, "bool": "i8", **dict.fromkeys((*NARROW, *NARROW_INTS), "i8")}
-BITS = {"i1": 1, "i8": 8, "i16": 16, "i32": 32, "i64": 64, "index": 64,
+BITS = {"i1": 1, "i8": 8, "i16": 16, "i32": 32, "i64": 64, "i128": 128, "index": 64,
         "f16": 16, "bf16": 16, "f32": 32, "f64": 64}
 FLOATS = frozenset(FLOAT_TYPES) | {"f64"}
 

@@ -20,7 +20,7 @@ from .lcalls import Lcalls
 _SSA = re.compile(r"[A-Za-z_$.][A-Za-z0-9_$.-]*\Z|[0-9]+\Z")
 _LABEL = re.compile(r"bb[0-9]+\Z")
 # i4, f8E4M3FN, f8E5M2 and f4E2M1FN: an element of a narrow tensor between its byte and its value type.
-_SCALAR_TYPES = frozenset("i1 i4 i8 i16 i32 i64 f16 bf16 f32 f64 f8E4M3FN f8E5M2 f4E2M1FN index".split())
+_SCALAR_TYPES = frozenset("i1 i4 i8 i16 i32 i64 i128 f16 bf16 f32 f64 f8E4M3FN f8E5M2 f4E2M1FN index".split())
 # No memref of i1: a bool is stored as a byte (MLIR's memref lowering cannot store an i1).
 _ELEMENT = r"(i8|i16|i32|i64|f16|bf16|f32|f64)"
 # A vector: N lanes of a scalar (a bool's lanes are i1), a value and a cell's content.
@@ -70,7 +70,7 @@ TERMINALS = [
              "an SSA value's name, without its %"),
     Terminal("label", lambda v: type(v) is str and _LABEL.match(v) is not None,
              "a block's label, without its ^"),
-    Terminal("mtype", is_mtype, "an MLIR type: i1, i4, i8 .. i64, f16, bf16, f32, f64, f8E4M3FN, "
+    Terminal("mtype", is_mtype, "an MLIR type: i1, i4, i8 .. i64, i128, f16, bf16, f32, f64, f8E4M3FN, "
                                 "f8E5M2, f4E2M1FN, index, "
                                 "memref<4x3xf32>, memref<?x3xf32>, memref<memref<4xf32>>, "
                                 "memref<f32, strided<[], offset: ?>>, vector<4xf32>, "
@@ -85,7 +85,7 @@ TERMINALS = [
     Terminal("int", lambda v: type(v) is int and not isinstance(v, bool), "an integer"),
     Terminal("string", lambda v: type(v) is str, "text"),
     Terminal("code", _code, "a run-time stop's diagnostic code, E9001 .. E9006"),
-    Terminal("scalar", lambda v: v in ("bool", "i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64",
+    Terminal("scalar", lambda v: v in ("bool", "i8", "i16", "i32", "i64", "i128", "u8", "u16", "u32", "u64",
                                        "f16", "bf16", "f32", "f64", "i4", "u4", "f8e4m3",
                                        "f8e5m2", "f4e2m1"),
              "a Vx scalar type (or a tensor's narrow float): how a value printed or reported "
@@ -112,7 +112,8 @@ NONTERMINALS = [
         prod("StopSite", "id: int, code: code, message: string, operand: scalar?",
              "what vx_stop(id, a, b) and vx_check_alloc(id, bytes) report, at this node's "
              "span: `{a}` and `{b}` in the message are the operands, read as `operand`, "
-             "and `{a*b}` their product as unsigned integers (a count past 64 bits)"),
+             "and `{a*b}` their product as unsigned integers (a count past 64 bits); of an "
+             "`operand` i128, `{a}` is the integer whose low word is a and high word b"),
     )),
     Nonterminal("Arg", (prod("Arg", "name: ssa, type: mtype", "a typed value: a block's "
                                                                "argument, a call's result"),

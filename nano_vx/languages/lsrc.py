@@ -43,8 +43,10 @@ TERMINALS = [
     Terminal("binop", lambda v: v in BINARY_OPS, " ".join(sorted(BINARY_OPS))),
     Terminal("unop", lambda v: v in UNARY_OPS, "- !"),
     Terminal("assignop", lambda v: v in ASSIGN_OPS, " ".join(sorted(ASSIGN_OPS))),
-    Terminal("scalar", lambda v: v in SCALARS or v in NARROW,
-             "a scalar type name, or a narrow storage type (a tensor's element only)"),
+    Terminal("scalar", lambda v: v in SCALARS or v in NARROW or v == "i128",
+             "a scalar type name, a narrow storage type (a tensor's element only), or i128, "
+             "which no program names (erase-variable-extents computes in it an extent's "
+             "arithmetic that might leave i64)"),
     Terminal("decimal", lambda v: type(v) is str and _DECIMAL.match(v) is not None,
              "a number as written in a declaration, kept exact"),
     Terminal("unit", lambda v: v in UNITS, "a unit of size, bandwidth or clock"),

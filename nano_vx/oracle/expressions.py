@@ -18,7 +18,8 @@ from ..languages.lcalls import Lcalls
 from ..languages.lresolved import display_name
 from ..nanopass import Handlers, lineage
 from ..values.literals import (
-    PLACE, Applied, Held, applied_hint, literal, literal_hint, run_placed,
+    PLACE, Applied, Held, applied_hint, held_type, literal, literal_hint, of_literals,
+    run_placed,
 )
 from ..values.numbers import (
     I32_HI, I32_LO, INT_TYPES, SHIFTS, Placed, TFloat, TInt, arith, cast, comparable, describe,
@@ -70,6 +71,16 @@ def _yields(node):
     if kind == "Cast" and node.type._prod == "Scalar":
         return node.type.name
     return None
+
+
+def _compared(op, a, b, span):
+    """`a op b` of a comparison, its operands of any kinds the language compares."""
+    if op in ("==", "!="):
+        eq = same(unplace(a), unplace(b))
+        if eq is not None:
+            return eq if op == "==" else not eq
+    x, y = comparable(op, a, b, span)
+    return _COMPARE[op](x, y)
 
 
 class ExprMixin:
@@ -138,9 +149,9 @@ class ExprMixin:
                 fn = self.functions[fill]
                 parts = [None] * len(fn.node.params)
                 self.depth -= 1  # the value is computed where it is read: no call deeper
-                fn.call([Ref(parts, k, True) for k in range(len(parts))], (), span)
+                given = fn.call([Ref(parts, k, True) for k in range(len(parts))], (), span)
                 self.depth += 1
-                computed[constant] = parts
+                computed[constant] = [*parts, given]  # a tensor part: what fill returns
             if computed[constant] is None:
                 wrong_kind(span, f"the constant '{constant}' depends on itself")
             return computed[constant][part]
@@ -185,6 +196,10 @@ class ExprMixin:
                 self.typed_operand(node.right, sc, operand_hint)
         else:
             operand_hint = hint if op in _TYPED_BY_CONTEXT else None
+            if operand_hint is None and op not in SHIFTS:
+                typed = self._typed_by_the_other(node, sc)
+                if typed is not None:
+                    return typed
             left = self.expr(node.left, sc, operand_hint)
             right = self.expr(node.right, sc, None if op in SHIFTS else operand_hint)
         if op in _BITS:
@@ -246,13 +261,30 @@ class ExprMixin:
             return generic(a, b)
 
         def generic(a, b):
-            if op in ("==", "!="):
-                eq = same(unplace(a), unplace(b))
-                if eq is not None:
-                    return eq if op == "==" else not eq
-            x, y = comparable(op, a, b, span)
-            return fn(x, y)
+            return _compared(op, a, b, span)
         return compare_const if c is not None else compare
+
+    def _typed_by_the_other(self, node, sc):
+        """An operator one operand of which is an operator over unsuffixed literals alone and
+        the other not, `(1 << 40) + x` of an i64 x, run with the literals of the one in the
+        type the other's value holds, as a typed place types them (1099511627779, not the
+        i32 shift's 259); None for any other. The other is computed first, to know its
+        type: the literals compute nothing seen, unless they stop (`(1 / 0) + f()` calls f
+        first), which native code, typing them before it runs, does first."""
+        op, span = node.op, node.span
+        on_left = of_literals(node.left) and not of_literals(node.right)
+        literals, other = (node.left, node.right) if on_left else (node.right, node.left)
+        if not (literals._prod in ("Binary", "Unary") and of_literals(literals)):
+            return None
+        typed, first = self.expr(literals, sc, PLACE), self.expr(other, sc)
+
+        def operands(f):
+            b = first(f)
+            a = run_placed(self, typed, f, held_type(b))
+            return (a, b) if on_left else (b, a)
+        if op in _COMPARE:
+            return lambda f: _compared(op, *operands(f), span)
+        return lambda f: arith(op, *operands(f), span)
 
     def typed_operand(self, node, sc, name):
         """An operand of an operator whose operand type the compiler decided."""

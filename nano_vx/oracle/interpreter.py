@@ -50,12 +50,23 @@ class _Const:
             wrong_kind(span, f"the constant '{self.node.name}' depends on itself")
         self.state = "running"
         sc = FnScope()
-        value = self.interp.expr(self.node.value, sc, scalar_hint(self.node.type))
+        value = self.interp.expr(self.node.value, sc, _constant_hint(self.node.type))
         conform = self.interp.conformer(self.node.type, self.node.span)
         v = value([None] * sc.nslots)
         self.value = conform(v) if conform is not None else v
         self.state = "done"
         return self.value
+
+
+def _constant_hint(ty):
+    """What a constant's type fixes for the literals of its value: a scalar type's, and a
+    generic struct's arguments for its literal's fields (`const P: Pair<f32> = Pair { .. }`
+    as a `let` of that type gives them), in a tuple's elements too; a tuple's scalar elements
+    are not typed but converted once computed (an i32 product wraps before it is an i64)."""
+    if ty._prod == "TupleType":
+        return tuple(_constant_hint(e) if e._prod in ("TupleType", "AppliedType") else None
+                     for e in ty.elems)
+    return literal_hint(ty) if ty._prod == "AppliedType" else scalar_hint(ty)
 
 
 def format_value(v, span) -> str:

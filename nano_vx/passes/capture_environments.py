@@ -49,7 +49,8 @@ value with another cell (or the same c refilled, the value it held gone with f's
 `let g = f;` (neither assigned) names the same value: each `g(x)` passes f's copies, so both
 names count in one cell, as in the interpreter they share one frame. When f is assigned (each
 assignment in the function's own body or in the closure binding each copy, or in closures a
-`let` binds and only calls inside those, seeing every copy), a copy g keeps the value f
+`let` binds and only calls inside those, seeing every copy, or in one called only before the
+copies are bound, which fills c anew alone), a copy g keeps the value f
 held: it copies what the value only reads, and numbers the cell it calls with, 0 for f's c
 until the first assignment to f in g's scope moves what c holds into a cell of g's own
 before it fills c anew (`if at == 0 { c1 = c; at = 1; }`), each `g(x)` becoming `g(x, if at

@@ -34,7 +34,8 @@ written type given only such values (`let k = 9;`, `let y = k;`), one of type i3
 part of a tuple scalarize-aggregates split), a loop's variable counting between them, a
 tuple literal's element of literals (`(1000000 * 10000, 0.5).0`, cast to the i32 it is),
 and arithmetic, a shift or an `if` on those, cast as a whole (`let y: i64 = (k * j) as
-i64;`), and a closure's call on them (`h(k) as i64`).
+i64;`), and a closure's call on them (`h(k) as i64`, the `let`s of its body of no written
+type given such values holding them too: `|q| { let m = q * 2; m * 1000000000 }`).
 
 The interpreter holds such a value as the i32 (or f64) its literals make it, and converts it
 to the type of what it meets, as `as` does (an integer wraps, a float rounds): the variable
@@ -54,7 +55,8 @@ cast is written (`let y: i64 = (k * j) as i64;`), and where it meets the same, d
 function the inference (and the gate) types as it is, or still refuses after, keeps its
 form, and so does one where a unit meets another type where the interpreter would not
 convert it so: negated, given to a closure's parameter or as a closure's result (a closure
-also given an i64, `h(t)`, computes in the i64), beside a literal the inference types
+also given an i64, `h(t)`, computes in the i64, where copy-closures-per-argument-type has
+not given that call a copy of its own), beside a literal the inference types
 otherwise than the interpreter's context, or where a plain local would still be of another
 type.
 """, state=State)

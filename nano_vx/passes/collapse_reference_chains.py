@@ -11,6 +11,7 @@ from dataclasses import dataclass, field, replace
 
 from ..languages.lassumed import Lassumed as L
 from ..nanopass import Pass, descendants
+from ..scalars.closures import direct_closures
 from ..values.literals import TYPE_WRAPPERS
 
 
@@ -37,9 +38,11 @@ refer elsewhere). Every type is collapsed, so every dereference and shared borro
 too where it meets a chain: a program with a chain and a dereference or a shared borrow of
 what no `let`, parameter, function result, field or element type, nor the value a closure
 a `let` binds ends its body with, says here (a call of a closure a parameter holds, a
-closure's parameter of no written type read in its body) is left whole, for type-scalars
-to refuse; a call of a closure whose body ends with such a parameter (`let id = |p| p;
-*id(r)`) reads the type of what the call gives it.
+closure's parameter of no written type whose calls give it values of different types or
+of a type unsaid) is left whole, for type-scalars to refuse; a call of a closure whose body
+ends with such a parameter (`let id = |p| p; *id(r)`) reads the type of what the call gives
+it, and such a parameter of a closure a `let` binds and that is only called, every call of
+which gives it one type (`let deref = |p| *p; deref(r)`), is of that type in its body.
 """, state=State)
 
 
@@ -70,6 +73,7 @@ def _program(run, program):
     met = []  # the type of what each dereference and shared borrow reads, None if unsaid
     for fn in fns:
         st.types, st.values = st.locals[fn.name], st.lets[fn.name]
+        st.types.update(_given(st, fn))
         met += [_type(st, n.value) for n in descendants(fn)
                 if n._prod == "Deref" or n._prod == "Borrow" and not n.mutable]
     if not any(_chain(n) for n in descendants(program)) and not any(map(_shared, met)):
@@ -83,6 +87,30 @@ def _program(run, program):
 def _fn(run, fn):
     run.state.types, run.state.values = run.state.locals[fn.name], run.state.lets[fn.name]
     return run.rebuild(fn)
+
+
+def _given(st, fn) -> dict:
+    """Each parameter of no written type of a closure a `let` binds and that is only called,
+    every call of which gives it a value of one type said here -> that type, found until
+    none is added: an argument may be such a parameter."""
+    closures = direct_closures(fn)
+    calls = [n for n in descendants(fn) if n._prod == "Call" and n.callee._prod == "Local"
+             and n.callee.name in closures]
+    given: dict = {}
+    while True:
+        types = replace(st, types={**st.types, **given})
+        found = {}
+        for name, closure in closures.items():
+            args = [call.args for call in calls if call.callee.name == name]
+            for k, p in enumerate(closure.params):
+                if p.type is not None or not args or any(len(a) <= k for a in args):
+                    continue
+                said = [_type(types, a[k]) for a in args]
+                if _known(said[0]) and all(t == said[0] for t in said):
+                    found[p.name] = said[0]
+        if found == given:
+            return given
+        given = found
 
 
 _LITERALS = {"Int": "i32", "Float": "f64", "Bool": "bool"}  # what `&5` reads: no reference

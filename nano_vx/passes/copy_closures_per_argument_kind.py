@@ -11,8 +11,7 @@ from dataclasses import dataclass, field
 from ..languages.lpinned import Lpinned as L
 from ..languages.lresolved import display_name, unused_name
 from ..nanopass import Pass, descendants
-from ..scalars.closures import bound_in, direct_closures
-from ..scalars.storages import bound_locals, fresh_copy
+from ..scalars.closures import bound_in, direct_closures, with_copies
 
 _FUNCTION, _CLOSURE = "function", "closure"
 
@@ -38,14 +37,18 @@ show_function = |h#1, y#1: i32| { print(h#1); };` after `show`, and the second c
 kind is known when it is a closure written there, a function named, a local a `let` (not
 `mut`) binds to either, or a parameter of such a closure every call of which gives it one
 kind (`let pass = |g, y: i32| show(g, y); pass(add, 1);`: g is a function); a closure one of
-whose calls gives another is left as it is.
+whose calls gives another is left as it is. A copy's calls give the kinds its own calls give
+its parameters, so the copies are made again on the output until none is needed: `pass`
+given both kinds is copied, then `show`, which the two copies give one kind each.
 """, state=State)
 
 
 @copy_closures_per_argument_kind.on("Program")
 def _program(run, program):
     run.state.fns = frozenset(item.name for item in program.items if item._prod == "Fn")
-    return run.rebuild(program)
+    while (copied := run.rebuild(program)) is not program:
+        program = copied
+    return program
 
 
 @copy_closures_per_argument_kind.on("Fn")
@@ -112,11 +115,7 @@ def _kind(st, bound: dict, e):
 
 @copy_closures_per_argument_kind.on("Let", splice=True)
 def _let(run, let):
-    let = run.rebuild(let)
-    return (let,) + tuple(
-        let.replace(name=copy, value=fresh_copy(let.value, {
-            b: unused_name(display_name(b), run.state.taken) for b in bound_locals(let.value)}))
-        for copy in run.state.copies.get(let.name, ()))
+    return with_copies(run.rebuild(let), run.state.copies.get(let.name, ()), run.state.taken)
 
 
 @copy_closures_per_argument_kind.on("Call")

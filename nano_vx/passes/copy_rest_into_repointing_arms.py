@@ -33,10 +33,12 @@ each as the place it names.
 reference a `&mut` per part, the tensor's referring to the variable holding the buffer,
 through which native code assigns no whole tensor. It is for a reference bound to a borrow
 (`&mut a`, `&mut a.inner`) through which a tensor it reaches may be assigned whole (as
-split-repointed-references asks), that one assignment of a borrow makes to refer
-elsewhere, a statement of an arm of an `if` statement of the `let`'s block none of whose
-arms leaves (`return`, `break`, `continue`), the reference not lent nor read by a closure; the second arm's copy of the rest binds its locals under names
-of its own, and where the block has a value the `if` becomes it. A function with more than
+split-repointed-references asks), that assignments of borrows make to refer elsewhere: the
+first a statement of an arm of an `if` statement of the `let`'s block none of whose arms
+leaves (`return`, `break`, `continue`), the others statements of that block after the `if`
+(`r = &mut a;`, a `let` of its own in each arm's copy), the reference not lent nor read by a
+closure; the second arm's copy of the rest binds its locals under names of its own, and
+where the block has a value the `if` becomes it. A function with more than
 four such `if`s is left as it is (each writes the rest of its block twice), for
 scalarize-aggregates to refuse.
 """, state=State)
@@ -91,7 +93,11 @@ def _moved(fn, shapes: Shapes) -> dict:
     for name, found in assigns.items():
         let, block = lets[name]
         s, at = ifs.get(id(found[0]), (None, None))
-        if len(found) == 1 and found[0].op == "=" and found[0].value._prod == "Borrow" and \
+        # Those after the arm's, statements of the block after the `if`, each become a `let`
+        # in each arm's copy of the rest.
+        later = block.stmts[block.stmts.index(s) + 1:] if at is block else ()
+        if all(a.op == "=" and a.value._prod == "Borrow" for a in found) and \
+                all(any(a is t for t in later) for a in found[1:]) and \
                 at is block and name not in kept and id(s) not in moved and \
                 not any(n._prod in _LEAVING for n in descendants(s)):
             moved[id(s)] = let
@@ -123,17 +129,17 @@ def _block(run, block):
 
 
 def _arm(st, arm, rest, let):
-    """The arm followed by `rest`, its assignment to the reference of `let` a `let` of a
-    local of its own, which what follows it reads."""
-    stmts = arm.stmts + rest.stmts
-    at = next((i for i, s in enumerate(arm.stmts) if s._prod == "Assign" and
-               s.target._prod == "Local" and s.target.name == let.name), None)
-    if at is None:
-        return arm.replace(stmts=stmts, value=rest.value)
-    assign, name = stmts[at], st.names.fresh(let.name.split("#")[0])
-    # A type inference chose is marked by its `let`'s span (`~T`): this one's too.
-    ty = let.type.replace(span=assign.span) if let.type.span == let.span else let.type
-    after = L["Block"](stmts[at + 1:], rest.value, span=arm.span)
-    after = fresh_copy(after, {let.name: name})
-    bound = L["Let"](name, False, ty, assign.value, span=assign.span)
-    return arm.replace(stmts=(*stmts[:at], bound, *after.stmts), value=after.value)
+    """The arm followed by `rest`, each assignment of one of its statements to the reference
+    of `let` a `let` of a local of its own, which what follows it reads."""
+    arm = arm.replace(stmts=arm.stmts + rest.stmts, value=rest.value)
+    name = let.name
+    while (at := next((i for i, s in enumerate(arm.stmts) if s._prod == "Assign" and
+                       s.target._prod == "Local" and s.target.name == name), None)) is not None:
+        assign, name = arm.stmts[at], st.names.fresh(let.name.split("#")[0])
+        # A type inference chose is marked by its `let`'s span (`~T`): this one's too.
+        ty = let.type.replace(span=assign.span) if let.type.span == let.span else let.type
+        after = L["Block"](arm.stmts[at + 1:], arm.value, span=arm.span)
+        after = fresh_copy(after, {assign.target.name: name})
+        bound = L["Let"](name, False, ty, assign.value, span=assign.span)
+        arm = arm.replace(stmts=(*arm.stmts[:at], bound, *after.stmts), value=after.value)
+    return arm

@@ -60,8 +60,14 @@ names beside a number their type does not hold (`[n, 3000000000]` of an i32 n is
 i64, 3000000000 as i64]`: a number past i32 alone is an i32, and wraps). A division by other than a number but 0 computes its dividend, then
 its divisor (each with its own stops), then compares the divisor with 0 and stops as the
 interpreter does, in its words, showing the dividend: `[n / (if m == 0 { halt_with("E9006",
-"extent arithmetic {a} / 0 divides by zero", n) } else { m })]`; any other extent stays as
-written, which type-scalars refuses (E5010). A name's type is its declaration's, or, for a
+"extent arithmetic {a} / 0 divides by zero", n) } else { m })]`. The one extent naming
+variables of a constructor computing no other argument but a number, beside numbers above
+0, dividing nowhere, whose arithmetic might leave i64 but not i128 (`[2 * j + 6]` of an i64
+j), is computed in i128 (which no program names) and checked as the interpreter checks it
+once the constructor's arguments are computed, a negative one stopping, then one past u64
+(its count past 2**63), showing the count, before it is given as a u64, whose count the
+constructor checks (_wide). Any other extent stays as written, which type-scalars refuses
+(E5010). A name's type is its declaration's, or, for a
 `let` whose type the front end left to inference (`let n = 3;`, i32 but for what the program
 does with it) and a loop's variable, the one native code's inference settles on, which is
 that of the value the interpreter holds in it; an integer `const` no local hides (one
@@ -375,13 +381,68 @@ def _tensor_new(run, new):
     if any(d._prod == "DimBinary" for d in ty.dims) or not held:
         within = _within(run, ty.dims)
         if within is None:
-            return new.replace(args=args)
+            wide = _wide(run, new, args)
+            return new.replace(args=args) if wide is None else \
+                new.replace(type=run.walk(ty), args=(wide, *args))
         extents = tuple(_computed(run, d, within) for d in ty.dims)
     else:  # each read as the interpreter reads it, whatever its integer type
         extents = tuple(_read(run, d) if d._prod == "DimName" else L["Int"](d.value, span=d.span)
                         for d in ty.dims)
     given = L["ArrayLit"](extents, span=ty.span)
     return new.replace(type=run.walk(ty), args=(given, *args))
+
+
+I128 = INT_TYPES["i128"]
+
+
+def _wide(run, new, args):
+    """The list of extents of a constructor whose one extent that is not a number might
+    leave i64 (`[2 * j + 6]` of an i64 j), that extent computed in i128 and checked as the
+    interpreter checks it once the constructor's arguments are computed (a negative one
+    stops, then a count past 2**63), before it is given as a u64, whose count the
+    constructor checks again: `[if x < 0 { halt_with(..) } else if x > u64::MAX {
+    halt_with(.., x * others) } else { x } as u64]`. None where the other extents are not
+    all numbers above 0, the constructor computes an argument that is not a number, the
+    extent divides (native code's division stops show an i64), or the arithmetic, or the
+    count, might leave i128."""
+    ty, span = new.type, new.span
+    wide = [d for d in ty.dims if d._prod != "DimInt"]
+    others = math.prod(d.value for d in ty.dims if d._prod == "DimInt")
+    if len(wide) != 1 or any(d._prod == "DimInt" and d.value <= 0 for d in ty.dims) or \
+            others > INT_TYPES["u64"].hi or not all(_number(a) for a in args) or \
+            any(n._prod == "DimBinary" and n.op == "/" for n in descendants(wide[0])):
+        return None
+    d, steps = wide[0], []
+    extent = _steps(run, d, steps)
+    if extent is None or _fitting(steps + [(extent[0] * others, extent[1] * others)],
+                                  (I128,)) is None:
+        return None
+    u64 = INT_TYPES["u64"]
+
+    def check(cond, message, shown, rest):
+        halt = L["HaltWith"]("E9006", message, shown, span=span)
+        return L["IfExpr"](cond, False, L["Block"]((), halt, span=span),
+                           L["Block"]((), rest, span=span), span=span)
+    count = _computed(run, d, I128) if others == 1 else \
+        L["Binary"]("*", _computed(run, d, I128), _wide_number(others, span), span=span)
+    checked = check(L["Binary"](">", _computed(run, d, I128), _wide_number(u64.hi, span),
+                                span=span),
+                    "a tensor of {a} elements is too large to address", count,
+                    _computed(run, d, I128))
+    checked = check(L["Binary"]("<", _computed(run, d, I128), _wide_number(0, span), span=span),
+                    "a tensor extent must not be negative, found {a}",
+                    _computed(run, d, I128), checked)
+    given = L["Cast"](checked, L["Scalar"](u64.name, span=span), span=span)
+    return L["ArrayLit"](tuple(given if x is d else _computed(run, x, u64) for x in ty.dims),
+                         span=span)
+
+
+def _wide_number(n: int, span):
+    """The number n (of at most 64 bits, not negative) as an i128: a literal is typed by its
+    cast, one past i64 as a u64's, which is extended."""
+    n = L["Cast"](L["Int"](n, span=span), L["Scalar"]("u64" if n > INT_TYPES["i64"].hi
+                                                      else "i64", span=span), span=span)
+    return L["Cast"](n, L["Scalar"](I128.name, span=span), span=span)
 
 
 def _number_of(d):
@@ -403,10 +464,10 @@ def _within(run, dims):
     return _fitting(steps)
 
 
-def _fitting(steps):
-    """i32, i64 or u64, the first that holds each (least, greatest) of `steps`; None when
-    none does."""
-    for t in (INT_TYPES["i32"], INT_TYPES["i64"], INT_TYPES["u64"]):
+def _fitting(steps, types=(INT_TYPES["i32"], INT_TYPES["i64"], INT_TYPES["u64"])):
+    """The first of `types` (i32, i64, u64) that holds each (least, greatest) of `steps`;
+    None when none does."""
+    for t in types:
         if all(t.lo <= lo and hi <= t.hi for lo, hi in steps):
             return t
     return None
@@ -457,7 +518,7 @@ def _computed(run, d, t):
     as the interpreter does, showing the dividend (computed again: it reads only locals, and
     stopped the first time if it stops): `n / (if m == 0 { halt_with(.., n) } else { m })`."""
     if d._prod == "DimInt":
-        return _number_of(d)
+        return _wide_number(d.value, d.span) if t is I128 else _number_of(d)
     if d._prod == "DimName":
         local = _read(run, d)
         if run.state.types[d.name] is t:

@@ -23,8 +23,9 @@ shows in `C.t`. inline-aggregate-constants makes each read of an aggregate const
 literal, which would make the tensor again at each read; a constant of its own, the tensor
 is made once, at the first read of the part, and kept in a global every read shares
 (select-instructions). A value that calls nothing and cannot stop computes nothing a program
-sees but the tensor, so when the tensor is made is not seen either; any other value is
-left for inline-aggregate-constants to refuse.
+sees but the tensor, so when the tensor is made is not seen either; split-computed-constants
+computed any other value holding one tensor at its first read, and inline-aggregate-constants
+refuses what is left.
 """)
 
 

@@ -37,8 +37,10 @@ u_took;` and `let mut u_held: &mut bool = &mut u_own;`, and `if u_which { u_held
 `u = v;` gives it v's three parts, and `u = x.try_pin(T);` (or a call making a state) its
 value and whether it took a pin, and its `held` a reference to `u_own`, which holds the new
 state's. `let mut u = if ..` is chosen so too, its `took` a `let mut`, and then assigned as a
-`let mut` copy is. lower-pins then makes every other state the values it is made of, and
-reads the parts a `state_part` names.
+`let mut` copy is. An `else if` chain (`if a { t } else if b { s } else { x.try_pin(T) }`)
+has a `which` per condition, `let u_which#1 = if u_which { false } else { b };`, each part
+chosen by them in turn. lower-pins then makes every other state the values it is made of,
+and reads the parts a `state_part` names.
 """, state=State, requires=("model",))
 
 
@@ -176,20 +178,35 @@ def _branch(block):
     return let.value
 
 
+def _chain(e) -> tuple[list, list]:
+    """The conditions of the `if` e and of its `else if`s, in order, and the state each
+    branch gives (_branch), the last the final `else`'s."""
+    conds, branches = [], []
+    while True:
+        conds.append(e.cond)
+        branches.append(_branch(e.then))
+        rest = e.orelse
+        if rest is None or rest.stmts or rest.value is None or \
+                rest.value._prod != "IfExpr" or rest.value.comptime:
+            return conds, branches + [_branch(rest)]
+        e = rest.value
+
+
 def _chooses_a_state(run, e) -> bool:
-    """`e` is an `if` choosing between states: each branch a state's variable or a `try_pin`
-    of a topology written out."""
+    """`e` is an `if` choosing between states, through `else if`s too: each branch a state's
+    variable or a `try_pin` of a topology written out."""
     return e is not None and e._prod == "IfExpr" and all(
         _is_state(run, b) or is_try_pin(b) and len(b.args) == 1
-        and b.args[0]._prod == "TopoRef" for b in (_branch(e.then), _branch(e.orelse)))
+        and b.args[0]._prod == "TopoRef" for b in _chain(e)[1])
 
 
 def _choose(run, node, e) -> tuple:
     """`let u = if c { A } else { B };`: which branch ran, and u's value and whether it took
     a pin chosen by it; its `held` a reference to the chosen state's, or to a cell of u's own
-    when the branch made the state."""
+    when the branch made the state. An `else if` chain has a `which` per condition, each
+    computed only where none before it held, as the `if` computes it."""
     st, span = run.state, e.span
-    branches = (_branch(e.then), _branch(e.orelse))
+    conds, branches = _chain(e)
     topos = [st.topos[b.name] if b._prod == "Local" else b.args[0] for b in branches]
     for topo in topos:
         check_static(topo, st.changing)
@@ -197,16 +214,21 @@ def _choose(run, node, e) -> tuple:
         raise Refused(e, "a hardware state chosen by an `if` between two topologies")
     st.topos[node.name] = topos[0]
     stem = node.name.split("#")[0]
-    which = st.names.fresh(f"{stem}_which")
+    whiches = [st.names.fresh(f"{stem}_which") for _ in conds]
     took, own, held = _parts_of(run, node.name)
     if node.mutable:
         # Assigned later as a `let mut` copy is: the state it is given shares its `held`.
         st.own[node.name] = took, own, held
     boolean = L["Scalar"]("bool", span=span)
 
-    def chosen(pair):
-        return L["IfExpr"](_local(which, span), False,
-                           *(L["Block"]((), v, span=span) for v in pair), span=span)
+    def chosen(values, upto=len(whiches)):
+        """The value of `values` the first `which` of the first `upto` that holds picks, the
+        last where none does."""
+        picked = values[upto]
+        for k in reversed(range(upto)):
+            picked = L["IfExpr"](_local(whiches[k], span), False, L["Block"]((), values[k],
+                                 span=span), L["Block"]((), picked, span=span), span=span)
+        return picked
 
     values = [_part(b, 0, span) if b._prod == "Local" else run.walk(b.receiver)
               for b in branches]
@@ -214,15 +236,21 @@ def _choose(run, node, e) -> tuple:
                  for b, t in zip(branches, topos)]
     given = [L["Block"]((L["Assign"](_local(held, span), "=", _part(b, 2, span), span=span),),
                         None, span=span) if b._prod == "Local" else None for b in branches]
-    lets = (L["Let"](which, False, boolean, run.walk(e.cond), span=span),
+    no = [L["Bool"](False, span=span)] * len(conds)
+    lets = (*(L["Let"](which, False, boolean, chosen(no[:k] + [run.walk(cond)], k), span=span)
+              for k, (which, cond) in enumerate(zip(whiches, conds))),
             L["LetState"](node.name, node.mutable, _value_type(node, span), chosen(values),
                           took, held, topos[0], span=span),
             L["Let"](took, node.mutable, boolean, chosen(took_pins), span=span),
             L["Let"](own, True, boolean, _local(took, span), span=span),
             L["Let"](held, True, L["BorrowType"](boolean, True, span=span),
                      L["Borrow"](_local(own, span), True, span=span), span=span))
-    if given == [None, None]:
+    if given == [None] * len(given):
         return lets
-    then = given[0] or L["Block"]((), None, span=span)
-    return (*lets, L["If"](_local(which, span), False, then, given[1], span=span))
+    held_given = given[-1]
+    for k in reversed(range(len(whiches))):
+        statement = L["If"](_local(whiches[k], span), False,
+                            given[k] or L["Block"]((), None, span=span), held_given, span=span)
+        held_given = L["Block"]((statement,), None, span=span)
+    return (*lets, statement)
 

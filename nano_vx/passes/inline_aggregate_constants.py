@@ -27,8 +27,9 @@ class State:
 
 inline_aggregate_constants = Pass("inline-aggregate-constants", L, L, """
 Replace each read of a constant holding a struct, a tuple or an enum by its value, and drop
-the constant (E5010 for one making a tensor other than as a part of its literal, or a
-generic struct whose value calls a function, may stop the run or binds a variable).
+the constant (E5010 for one making a tensor other than as a part of its literal, or whose
+value calls a function, may stop the run or binds a variable, which split-computed-constants
+did not split: holding two tensors, or a generic struct's field its value does not type).
 
 Native code makes a constant one global scalar; one holding an aggregate is a literal at
 each read instead, which the passes after take apart as any other (`ORIGIN.x` is `P { x: 0,
@@ -37,14 +38,14 @@ it; computed again at each read, a value made of literals, operators and other c
 the same. A call may print or run for as long as it likes, and a value that may stop the
 run (an integer division by other than a literal, a shift by other than a small literal, an
 index) the interpreter computes whole at the first read, where a read of one part computes
-only that part: split-computed-constants made a struct, a tuple or an enum of scalars
-computing such a value (here or through a scalar constant it reads) a constant per part,
-and one left, a generic struct's whose field no type says, is refused (so is one whose
-value binds a variable, which a literal at two reads of one function would bind twice). A
-tensor's buffer every read shares (a write through a copy shows in the constant):
-hoist-constant-tensors made each tensor a part of the literal makes a constant of its own,
-which select-instructions keeps in a global, and a value making one otherwise (in an `if`'s
-arm, say) is refused, as a literal at each read would make it again at each read.
+only that part: split-computed-constants made a struct, a tuple or an enum of scalars (and
+one tensor) computing such a value (here or through a constant it reads) a constant per
+part, and one left (two tensors, a generic struct's field its value does not type) is refused (so is one whose value binds a variable, which a literal at two
+reads of one function would bind twice). A tensor's buffer every read shares (a write
+through a copy shows in the constant): hoist-constant-tensors made each tensor a part of
+the literal makes a constant of its own, which select-instructions keeps in a global, and
+a value making one otherwise (in an `if`'s arm, say) that split-computed-constants left is
+refused, as a literal at each read would make it again at each read.
 The interpreter types the value's numbers as it computes it: a struct's or an enum's
 literal gives its scalar fields' literals their types, and the whole is then converted to
 the constant's type, a number or a tuple's elements. No context at a read says those

@@ -10,7 +10,7 @@ from ..nanopass import Pass, descendants
 from ..scalars import refuse
 from ..scalars.aggregates import Names, Refused
 from ..scalars.hardware_states import (HeldState, check_returned, check_static, chosen_params,
-                                       is_state_type, is_try_pin, params_given_back,
+                                       chosen_sources, is_state_type, is_try_pin, params_given_back,
                                        returned_topo, returned_tuples, spread, state_indices)
 
 
@@ -70,7 +70,8 @@ element is a parameter where the callee's flag and the state's for it both say s
 tuple literal or a call, one such a call returns used other than bound by a `let`, returned
 or dropped, a state read from it other than by a `let`, or the tuple used whole, is
 refused, and so is a state returned in it that the function was given, an `if` chose or a
-`let mut` copies (but as above: not one an `if` chose beside another chosen state).
+`let mut` copies (but as above, and one an `if` chose beside another chosen state that the
+parameters are flagged for, whose flags its own copy where it is given that one's `held`).
 """, state=State)
 
 
@@ -131,9 +132,21 @@ def _chosen_given_back(st: State, fn) -> dict:
             continue
         for j, x in pairs:
             params = [fn.params[k].name for k in given_back[j]]
-            if x._prod == "Local" and chosen.get(x.name) and chosen[x.name] <= set(params):
-                found[x.name] = tuple(p for p in params if p in chosen[x.name])
+            _add_chosen(found, x.name if x._prod == "Local" else None, params, chosen,
+                        chosen_sources(fn))
     return found
+
+
+def _add_chosen(found: dict, name, params: list, chosen: dict, sources: dict) -> None:
+    """The state `name` -> those of `params` it may be, where it may be only those, and so
+    each state an `if` chose whose `held` its own is given (`let w = if c { u } else { .. }`
+    of a u chosen between parameters): their flags make its own."""
+    if name is None or name in found or not chosen.get(name) or \
+            not chosen[name] <= set(params):
+        return
+    found[name] = tuple(p for p in params if p in chosen[name])
+    for source in sorted(sources.get(name, ())):
+        _add_chosen(found, source, params, chosen, sources)
 
 
 def _tuple_call(run, e) -> bool:
@@ -233,15 +246,22 @@ def _kind(st: State, state, params: list):
     return "beside" if params and _beside(st, state, params) else None
 
 
-def _own_held(st: State, state, params=()) -> bool:
+def _own_held(st: State, state, params=(), seen=frozenset()) -> bool:
     """A state an `if` chose whose `held` refers only to bools of its function's own: one
     of its own, or a state's not given to it (which die with it, as a state of its own),
-    or else the `held` of one of the state parameters `params`."""
+    or else the `held` of one of the state parameters `params`, or of another state an `if`
+    chose that refers only to those (flagged among `params` where it may be one)."""
     def own(v):
         if v._prod == "Borrow":
             return v.value._prod == "Local" and v.value.name not in st.states
         held = st.states.get(v.state.name) if v._prod == "StatePart" and v.part == 2 and \
             v.state._prod == "Local" else None
+        if held is not None and held.param is None and held.by_ref and \
+                held.held in st.held_values and held.held not in seen:
+            # one that may be a parameter only where its flags say so (_given reads them)
+            inner = seen | {state.held}
+            return _own_held(st, held, (), inner) or held.held in st.flags and \
+                set(st.flags[held.held]) <= set(params) and _own_held(st, held, params, inner)
         return held is not None and (held.param is None and not held.by_ref
                                      or held.param is not None and held.param in params)
     values = st.held_values.get(state.held)
@@ -401,11 +421,16 @@ def _assign(run, node):
 def _given(run, node, held: str) -> tuple:
     """Beside a `let` or an assignment of the `held` of a state an `if` chose, the same of
     each bool that says it is a parameter's."""
-    value, span = node.value, node.span
+    st, value, span = run.state, node.value, node.span
+    source = st.states.get(value.state.name) if value._prod == "StatePart" and \
+        value.state._prod == "Local" else None
+    # the `held` of another state an `if` chose: whether it is the parameter is its flag's
+    flags = st.flags.get(source.held, {}) if source is not None and source.held else {}
     out = []
-    for param, flag in run.state.flags[held].items():
-        given = L["Bool"](value._prod == "StatePart" and value.state._prod == "Local"
-                          and value.state.name == param, span=span)
+    for param, flag in st.flags[held].items():
+        given = L["Local"](flags[param], span=span) if param in flags else \
+            L["Bool"](value._prod == "StatePart" and value.state._prod == "Local"
+                      and value.state.name == param, span=span)
         out.append(L["Let"](flag, True, L["Scalar"]("bool", span=span), given, span=span)
                    if node._prod == "Let" else
                    L["Assign"](L["Local"](flag, span=span), "=", given, span=span))

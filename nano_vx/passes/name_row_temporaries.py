@@ -17,6 +17,10 @@ from ..values.literals import typed_by_place
 
 # What reads nothing a call may change, and stops nowhere: it may run after the tensor's call.
 LITERALS = ("Int", "Float", "Bool", "Str", "Global")
+# The operators whose operands the type where their value goes types, as the interpreter
+# types them (a shift's left operand only).
+TYPED_BY_CONTEXT = frozenset("+ - * / % & | ^ << >>".split())
+_COMPARISONS = frozenset("== != < <= > >=".split())
 # What runs its parts in the order of its fields before it computes its own value.
 IN_ORDER = ("Call", "Borrow", "Index", "Binary", "Unary", "Cast", "Tuple")
 
@@ -26,6 +30,8 @@ class State:
     results: dict = field(default_factory=dict)  # function name -> its result type
     params: dict = field(default_factory=dict)  # function name -> its parameters' types
     names: Names | None = None
+    ret: object = None  # the result type of the function being rebuilt
+    body: object = None  # its body, whose value its result type types
     lent: set = field(default_factory=set)  # the locals a call may change
     constants: dict = field(default_factory=dict)  # a constant holding a tensor -> its type
     acting: set = field(default_factory=set)  # the constants whose first read may act
@@ -51,11 +57,14 @@ program returning a value, a cast, an element or row of a variable, a scalar con
 first read prints or stops (`total(X, &made()[1])` is `let arg = X; let made = made(); ..`),
 or an operator none of whose literals is typed by where its value goes (`g(a / b,
 &made()[1])` is `let arg = a / b; let made = made(); g(arg, &made[1])`), or one on literals
-alone given to a parameter of a scalar type, held by a `let` of that type, which types its
-literals as the parameter does (`both(1 << 40, &made()[1])` of an i64 parameter is `let
-arg: i64 = 1 << 40; ..`). Elsewhere (a variable a call may change, read before the call;
-`(1 << 40) + first(&made()[1])` of an i64 `let`, whose shift a `let` would type as an
-i32's) it stays, and check-native-subset refuses it. Each tensor a statement takes a row of is named so in
+alone where a scalar type types them, held by a `let` of that type, which types its
+literals as the interpreter does there: a parameter's (`both(1 << 40, &made()[1])` of an
+i64 parameter is `let arg: i64 = 1 << 40; ..`), or, through the operands of arithmetic and
+bitwise operators (a shift's left) and a negation, a `let`'s, a `return`'s or a function's
+value's result type (`let z: i64 = (1 << 40) + first(&made()[1]);`), or, with no such
+type, the other operand's, a call's declared result (`print((1 << 40) + first(..))`). Elsewhere (a variable
+a call may change, read before the call; `print((1 << 40) == first(&made()[1]) + 5)`, whose
+shift only the other operand types, an i64 no declared type says) it stays, and check-native-subset refuses it. Each tensor a statement takes a row of is named so in
 turn, the next after what the statement computes up to it. The statements are a `let`, an
 expression statement, a `return`, an assignment to a variable (a compound one's variable
 one no call may change) and a block's value; an `if`'s or a `while`'s condition keeps its
@@ -76,8 +85,20 @@ def _program(run, program):
 
 @name_row_temporaries.on("Fn")
 def _fn(run, fn):
-    run.state.names, run.state.lent = Names(fn), lent_locals(fn)
+    st = run.state
+    st.names, st.lent, st.ret, st.body = Names(fn), lent_locals(fn), fn.ret, fn.body
     return run.rebuild(fn)
+
+
+@name_row_temporaries.on("Closure")
+def _closure(run, closure):
+    """A closure's `return`s and value: no result type of its own types their literals."""
+    st = run.state
+    outer, (st.ret, st.body) = (st.ret, st.body), (None, None)
+    try:
+        return run.rebuild(closure)
+    finally:
+        st.ret, st.body = outer
 
 
 @name_row_temporaries.on("Let", "Return", "ExprStmt", "Assign", splice=True)
@@ -90,36 +111,40 @@ def _statement(run, node):
             node.target._prod != "Local" or node.op != "=" and
             node.target.name in run.state.lent):
         return (node,)
-    lets, value = _all_named(run, value)
+    # the type a `let` or a `return` gives the untyped literals of its value (Rust's)
+    hint = node.type if node._prod == "Let" else run.state.ret if node._prod == "Return" \
+        else None
+    lets, value = _all_named(run, value, hint)
     return (*lets, node.replace(**{slot: value})) if lets else (node,)
 
 
 @name_row_temporaries.on("Block")
 def _block(run, block):
+    hint = run.state.ret if block is run.state.body else None
     block = run.rebuild(block)
     if block.value is None:
         return block
-    lets, value = _all_named(run, block.value)
+    lets, value = _all_named(run, block.value, hint)
     return block.replace(stmts=(*block.stmts, *lets), value=value) if lets else block
 
 
-def _all_named(run, e):
+def _all_named(run, e, hint):
     """The `let`s of each tensor e takes a row of (_named), in turn, and e reading their
     locals: once the first is named, the next is the first e takes of what is left."""
     lets = []
-    while (named := _named(run, e)) is not None:
+    while (named := _named(run, e, hint)) is not None:
         lets, e = lets + named[0], named[1]
     return lets, e
 
 
-def _named(run, e):
+def _named(run, e, hint):
     """The `let`s of what e computes before the first tensor it takes a row of (_held) and
     of that tensor, and e reading their locals, or None when e takes none or computes before
     it what no `let` can hold."""
     held = []
     found = _first(run, e)
     if found is False:
-        found = _held(run, e, held)
+        found = _held(run, e, held, hint)
     if not isinstance(found, tuple):
         return None
     tensor, ty = found
@@ -134,7 +159,7 @@ def _named(run, e):
     return lets, _replaced(e, tensor, L["Local"](name, span=tensor.span))
 
 
-def _held(run, e, held: list):
+def _held(run, e, held: list, hint):
     """The tensor no variable names and its type that e takes a row of first, each part of
     e computed before it that computes something added to `held`, in order, to be computed
     by a `let` before the statement (`both(said(), &made()[1])` is `let arg = said(); let
@@ -151,12 +176,12 @@ def _held(run, e, held: list):
             if _first(run, before) is not True:
                 if _holdable(run, before):
                     held.append((before, None))
-                elif (typed := _place_type(run, e, before)) is not None:
+                elif (typed := _place_type(before, _part_hint(run, e, before, hint))):
                     held.append((before, typed))
                 else:
                     return None
         return _first(run, part) if _first(run, part) is not False else \
-            _held(run, part, held)
+            _held(run, part, held, _part_hint(run, e, part, hint))
     return None
 
 
@@ -177,21 +202,38 @@ def _holdable(run, e) -> bool:
         e.name not in run.state.constants
 
 
-def _place_type(run, call, arg):
-    """The scalar type of the parameter that `call`, of a function of the program, gives
-    `arg`, an operator on literals alone: a `let` of
-    that written type types its literals as the parameter does (`1 << 40` given to an i64
-    is `let arg: i64 = 1 << 40;`); None elsewhere."""
-    if call._prod != "Call" or call.callee._prod != "Global" or \
-            call.callee.name not in run.state.params or arg._prod not in ("Binary", "Unary"):
+def _place_type(arg, hint):
+    """hint, a scalar type, where `arg` is an operator on literals alone: a `let` of that
+    written type types its literals as where arg is does (`1 << 40` given to an i64
+    parameter, or added to a call's i64 for a `let` of an i64, is `let arg: i64 = 1 <<
+    40;`); None elsewhere."""
+    if arg._prod not in ("Binary", "Unary") or any(
+            n._prod not in ("Binary", "Unary", "Int", "Float", "Bool")
+            or n._prod == "Binary" and n.op in ("&&", "||") for n in descendants(arg)):
         return None
-    if any(n._prod not in ("Binary", "Unary", "Int", "Float", "Bool")
-           or n._prod == "Binary" and n.op in ("&&", "||") for n in descendants(arg)):
-        return None
-    at = next((k for k, a in enumerate(call.args) if a is arg), None)
-    types = run.state.params[call.callee.name]
-    ty = types[at] if at is not None and at < len(types) else None
-    return ty if ty is not None and ty._prod == "Scalar" else None
+    return hint if hint is not None and hint._prod == "Scalar" else None
+
+
+def _part_hint(run, e, part, hint):
+    """The type that types the untyped literals of `part`, a part of e, where e's own are
+    typed by hint, as the interpreter types them: a call's argument by its parameter's type,
+    an arithmetic or bitwise operator's operands (a shift's left only) and a negation's by
+    hint; None elsewhere."""
+    if e._prod == "Call":
+        types = run.state.params.get(e.callee.name) if e.callee._prod == "Global" else None
+        at = next((k for k, a in enumerate(e.args) if a is part), None)
+        return types[at] if types is not None and at is not None and at < len(types) else None
+    if e._prod == "Binary" and e.op in ("<<", ">>"):
+        return hint if part is e.left else None
+    if e._prod == "Binary" and (e.op in TYPED_BY_CONTEXT or e.op in _COMPARISONS):
+        if hint is not None and e.op in TYPED_BY_CONTEXT:
+            return hint
+        # Nothing around types them: the other operand's type does, which the interpreter
+        # computes first to know it, and a call's declared result says.
+        other = e.right if part is e.left else e.left
+        called = other._prod == "Call" and other.callee._prod == "Global"
+        return run.state.results.get(other.callee.name) if called else None
+    return hint if e._prod == "Unary" and e.op == "-" else None
 
 
 def _first(run, e):

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from ..languages.lsplit import Lsplit as L
 from ..nanopass import Pass, descendants
 from ..scalars.aggregates import Names
-from ..scalars.first_parts import first_found, replaced_first
+from ..scalars.first_parts import NOTHING, first_found, first_part, part, replaced_first
 from ..scalars.held_first import held_before
 from ..scalars.sizing import opening_lets
 
@@ -28,9 +28,12 @@ The statement is an expression statement, a `let`, a `return` or an `if`'s condi
 block's value (the `let` after the block's statements); what it computes first is found
 along first parts as copy-tracked-functions finds it (an element's base, an operator's left
 operand or the right of one whose left computes nothing, a call's first argument), so the
-call runs where it ran. A call computed after something else (`g(1 + h(), make(3)[0])`),
-right of `&&` or `||`, or in a `while`'s condition stays, which copy-tracked-functions
-refuses (E5010) while the function is still called itself.
+call runs where it ran. A call an operator's right operand computes first, after a left
+operand that computes something (`make(2)[3] + make(1)[0]`), is named once that operand is
+a `let`'s of its own (`let operand = sized[3];`), computed first before it as it was. A call
+computed after an earlier argument (`g(1 + h(), make(3)[0])`), right of `&&` or `||`, or in
+a `while`'s condition stays, which copy-tracked-functions refuses (E5010) while the
+function is still called itself.
 """, state=State)
 
 
@@ -57,15 +60,39 @@ def _block(run, block):
 def _named(run, stmt, e) -> tuple[list, object]:
     """The `let`s of the calls `e` computes first, each in turn, and e reading their locals;
     none for a `let`'s value that is the call itself, which split-sizing-calls splits, nor
-    for an expression statement's (`make(3);`), whose tensor nothing reads."""
+    for an expression statement's (`make(3);`), whose tensor nothing reads. An operator's
+    left operand that computes something before such a call (`make(2)[3] + make(1)[0]`) is
+    a `let`'s first, as named so, so that the call is then computed first."""
     lets = []
-    while (call := first_found(e, lambda x: _sizing(run.state, x))) is not None and \
-            not (call is e and stmt is not None and stmt._prod in ("Let", "ExprStmt")):
-        name = run.state.names.fresh("sized")
-        lets.append(L["Let"](name, False, run.state.sized[call.callee.name].ret, call,
-                             span=call.span))
-        e = replaced_first(e, call, L["Local"](name, span=call.span))
-    return lets, e
+    while True:
+        call = first_found(e, lambda x: _sizing(run.state, x))
+        if call is not None and not (call is e and stmt is not None and
+                                     stmt._prod in ("Let", "ExprStmt")):
+            name = run.state.names.fresh("sized")
+            lets.append(L["Let"](name, False, run.state.sized[call.callee.name].ret, call,
+                                 span=call.span))
+            e = replaced_first(e, call, L["Local"](name, span=call.span))
+            continue
+        left = _before_call(run.state, e) if call is None else None
+        if left is None:
+            return lets, e
+        operand = L["Let"](run.state.names.fresh("operand"), False,
+                           L["OpaqueType"](span=left.span), left, span=left.span)
+        held, value = _named(run, operand, left)
+        lets += [*held, operand.replace(value=value)]
+        e = replaced_first(e, left, L["Local"](operand.name, span=left.span))
+
+
+def _before_call(st: State, e):
+    """The left operand, along what e computes first, of an operator (not `&&` or `||`,
+    whose right may not be computed) that computes something before its right operand
+    computes such a call first, if any."""
+    while (field := first_part(e)) is not None:
+        if e._prod == "Binary" and e.op not in ("&&", "||") and e.left._prod not in NOTHING \
+                and first_found(e.right, lambda x: _sizing(st, x)) is not None:
+            return e.left
+        e = part(e, field)
+    return None
 
 
 def _sizing(st: State, e) -> bool:

@@ -58,10 +58,14 @@ read is taken as what it is, a read (`g(transfer(t, M)[0], f(1).x)` is `let agg 
 M); let ordered = agg[0]; let agg#1 = f(1); ..`). What a function called by name returns
 whose placement is queried is held too, in a local of the function's result type, so that
 decide-placement-queries decides the query from that type (`made().topology() == None` is
-`let queried: Tensor<f32, [4], Memory::CPU_DRAM> = made(); queried.topology() == None`).
+`let queried: Tensor<f32, [4], Memory::CPU_DRAM> = made(); queried.topology() == None`),
+and so is what a closure's call returns, in a local of no declared type, whose query
+flag-assigned-placement-queries finds compared with a query variable (never equal).
 A constant whose value would need a `let` (`const X: i32 = make().x + 1;`) is refused and
 left as it was: its value has no statements to hold one, and so is one binding a variable
-in an `if`'s arm.
+in an `if`'s arm (one of a scalar, a vector, a string or a tensor outline-constant-values
+made a function's `let`, and split-computed-constants an aggregate's it splits: what is left
+is a reference's, or an aggregate's inline-aggregate-constants refused).
 """, state=State)
 
 

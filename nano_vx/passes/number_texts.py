@@ -12,7 +12,7 @@ from ..nanopass import descendants, Pass
 from ..scalars import infer_program
 from ..scalars.aggregate_values import pure
 from ..scalars.aggregates import Names
-from ..scalars.terms import find
+from ..scalars.terms import Tensor, find
 from ..values.literals import typed_by_place
 
 
@@ -20,6 +20,7 @@ from ..values.literals import typed_by_place
 class State:
     texts: list = field(default_factory=list)  # a string's number is the index of its text
     types: dict = field(default_factory=dict)  # item name -> {id(value printed): its type}
+    ranks: dict = field(default_factory=dict)  # item name -> {local holding a tensor: rank}
     flow: Flow | None = None  # the texts each place may hold
     item: str | None = None  # the item being rebuilt
     names: Names | None = None  # fresh names of the function being rebuilt
@@ -46,14 +47,19 @@ part of an aggregate's literal `print` is given) stays as it is.
 A `print` of a string a call computes that a statement (an expression statement, a `let`,
 a `return`, an `if`'s condition, the value of an assignment to a local that nothing the value
 calls could change, `k = k + g(print(pick(i)))`) or a block's value computes whenever it is computed, as
-an argument of a call or an operand (but right of `&&` or `||`), has a `let` go before the
+an argument of a call, an operand (but right of `&&` or `||`) or a cast's value, has a `let` go before the
 statement for each operand computed before it (a print before it too) and then for its
 string, so that each computes once, in its order: `g(tick(), print(pick(b)))` is `let arg =
-tick(); let text = pick(b); g(arg, print(..))`.
+tick(); let text = pick(b); g(arg, print(..))`. So does the value of an assignment to an
+element of a tensor local made other than by `::uninit()` that nothing the value calls
+could change nor the value names, which the interpreter locates (its indices computed and
+checked) before the value: `t[i] = g(print(pick(i)))` is `let place = &mut t[i]; let text
+= pick(i); *place = g(print(..))`.
 
 Numbering is the whole program's or none: a program the inference refuses elsewhere, or
 one printing a string a call computes where no `let` goes before the `print` (right of
-`&&`, an assignment to another place; a choice would call once per text; a `while`'s condition
+`&&`, an assignment to another place, an element of a tensor the value reads; a choice
+would call once per text; a `while`'s condition
 move-printing-loop-conditions made an `if`'s), is left as it is,
 so the interpreter running it after the gate's refusal meets no number where a string was;
 the gate refuses its strings in their own words.
@@ -72,7 +78,11 @@ def _program(run, program):
         return program
     run.state.types = {name: {key: find(t) for key, t in infer.printed_terms.items()}
                        for name, infer in inferred.items.items()}
-    if any(_unbound(item, run.state.types) for item in program.items if item._prod == "Fn"):
+    run.state.ranks = {name: {local: len(t.dims) for local, term in infer.env.items()
+                              if isinstance(t := find(term), Tensor)}
+                       for name, infer in inferred.items.items()}
+    if any(_unbound(item, run.state.types, run.state.ranks) for item in program.items
+           if item._prod == "Fn"):
         return program
     # With no string made, none is printed: a text to choose keeps the choice well formed.
     run.state.texts = list(dict.fromkeys(n.value for n in values)) or [""]
@@ -100,14 +110,15 @@ def _printed_as_written(program) -> set:
     return found
 
 
-def _unbound(fn, types: dict) -> bool:
+def _unbound(fn, types: dict, ranks: dict) -> bool:
     """Whether a `print` inside an expression (not one a statement (_SLOTS) or a block's
     value computes on its way (_reached), where it is bound by a `let` first) is given a
-    string a call computes, which a choice of its text would compute once per text (types:
-    each function's)."""
-    types = types[fn.name]
+    string a call computes, which a choice of its text would compute once per text (types,
+    ranks: each function's)."""
+    types, ranks = types[fn.name], ranks.get(fn.name, {})
     tops = [b.value for b in descendants(fn) if b._prod == "Block" and b.value is not None] + \
-        [getattr(s, _slot(s, fn)) for s in descendants(fn) if _slot(s, fn) is not None]
+        [getattr(s, _slot(s, fn, ranks)) for s in descendants(fn)
+         if _slot(s, fn, ranks) is not None]
     at_statements = {id(p) for top in tops if top is not None for p in _reached(top, types)}
     return any(_print_call(n) is not None and id(n) not in at_statements and
                _computed_string(n, types) for n in descendants(fn))
@@ -130,12 +141,17 @@ def _reached(e, types: dict) -> list:
 
 def _operands(e) -> tuple:
     """e's operands, each computed, in order, whenever e is: a call's arguments, an
-    operator's operands, an `if`'s condition; none for any other node."""
+    operator's operands, a cast's value, an `if`'s condition; none for any other node."""
     if e._prod == "Call" and e.callee._prod in ("Global", "Local"):
         return e.args
     if e._prod == "Binary" and e.op not in ("&&", "||"):
         return e.left, e.right
-    return (e.cond,) if e._prod == "IfExpr" else ()
+    field = _OPERAND.get(e._prod)
+    return (getattr(e, field),) if field else ()
+
+
+# The one operand of an expression computed whenever it is.
+_OPERAND = {"IfExpr": "cond", "Cast": "value", "Unary": "operand"}
 
 
 # A statement's field that may compute `print`s (_reached), and its other fields a pass
@@ -144,26 +160,54 @@ _SLOTS = {"ExprStmt": ("expr", ()), "Let": ("value", ("type",)), "Return": ("val
           "If": ("cond", ("then", "orelse")), "Assign": ("value", ("target",))}
 
 
-def _slot(s, fn) -> str | None:
+def _slot(s, fn, ranks: dict) -> str | None:
     """The field of statement s that may compute `print`s (_SLOTS), None for none. An
     assignment's value is one only where it is all the statement computes before its write:
     its place a local (a compound assignment, `k += ..`, reads k before its value: one that
     nothing the value calls could change, no closure capturing it and no `&mut` lending it),
-    and no literal in it typed by the place (`x = (1 << 40) + ..` of an i64 x), which a
-    `let` before the statement would type otherwise."""
+    or an element of a tensor local nothing the value calls could change and the value does
+    not name (_element: the interpreter locates the element, its indices computed and
+    checked, before the value), and no literal in it typed by the place (`x = (1 << 40) +
+    ..` of an i64 x), which a `let` before the statement would type otherwise."""
     if s._prod not in _SLOTS:
         return None
     if s._prod != "Assign":
         return _SLOTS[s._prod][0]
-    if fn is None or s.target._prod != "Local" or typed_by_place(s.value):
+    if fn is None or typed_by_place(s.value):
         return None
-    name = s.target.name
-    changed = s.op != "=" and (
-        any(n._prod == "Local" and n.name == name for c in descendants(fn)
-            if c._prod == "Closure" for n in descendants(c)) or
-        any(n._prod == "Borrow" and n.mutable and n.value._prod == "Local" and
-            n.value.name == name for n in descendants(fn)))
+    if s.target._prod != "Local":
+        return "value" if _element(s, fn, ranks) else None
+    changed = s.op != "=" and _changeable(fn, s.target.name)
     return None if changed else "value"
+
+
+def _changeable(fn, name: str) -> bool:
+    """Whether a call could change local `name` of fn: a closure captures it, or a `&mut`
+    lends it."""
+    return any(n._prod == "Local" and n.name == name for c in descendants(fn)
+               if c._prod == "Closure" for n in descendants(c)) or \
+        any(n._prod == "Borrow" and n.mutable and n.value._prod == "Local" and
+            n.value.name == name for n in descendants(fn))
+
+
+def _element(s, fn, ranks: dict) -> bool:
+    """Whether assignment s writes an element (an index per extent) of a tensor local that
+    nothing its value calls could change, nor the value names: `let place = &mut t[i];`
+    before the statement then locates it where the interpreter does, and `*place = ..`
+    writes it. The local is a `let`'s of a tensor made other than by `::uninit()`, never
+    assigned whole: track-uninit-elements follows no reference to an element."""
+    base, depth = s.target, 0
+    while base._prod == "Index":
+        base, depth = base.base, depth + 1
+    if base._prod != "Local" or ranks.get(base.name) != depth or _changeable(fn, base.name):
+        return False
+    nodes = list(descendants(fn))
+    made = [n.value for n in nodes if n._prod == "Let" and n.name == base.name]
+    return len(made) == 1 and made[0]._prod in ("TensorNew", "TensorLit") and \
+        getattr(made[0], "ctor", None) != "uninit" and \
+        not any(n._prod == "Assign" and n.target._prod == "Local" and
+                n.target.name == base.name for n in nodes) and \
+        not any(n._prod == "Local" and n.name == base.name for n in descendants(s.value))
 
 
 def _leaves(e) -> list:
@@ -220,18 +264,30 @@ def _block(run, block):
     types = run.state.types[run.state.item]
     stmts = []
     for s in block.stmts:
-        slot = _slot(s, run.state.fn)
+        slot = _slot(s, run.state.fn, run.state.ranks.get(run.state.item, {}))
         value = getattr(s, slot) if slot is not None else None
         if value is None or not _reached(value, types):
             stmts.append(run.walk(s))
             continue
+        located = {"target": _located(run, run.walk(s.target), s.span, stmts)} \
+            if s._prod == "Assign" and s.target._prod == "Index" else {}
         printed = _ordered(run, value, stmts)
-        rest = {f: getattr(s, f) and run.walk(getattr(s, f)) for f in _SLOTS[s._prod][1]}
-        stmts.append(s.replace(**rest, **{slot: printed}))
+        rest = {f: getattr(s, f) and run.walk(getattr(s, f)) for f in _SLOTS[s._prod][1]
+                if f not in located}
+        stmts.append(s.replace(**rest, **located, **{slot: printed}))
     value = block.value
     if value is not None:
         value = _ordered(run, value, stmts) if _reached(value, types) else run.walk(value)
     return block.replace(stmts=tuple(stmts), value=value)
+
+
+def _located(run, element, span, lets: list):
+    """`*place`, after `let place = &mut element;` in `lets`: the element located, and its
+    indices checked, where the interpreter does so for an assignment (span: its)."""
+    name = run.state.names.fresh("place")
+    lets.append(L["Let"](name, False, L["OpaqueType"](span=span),
+                         L["Borrow"](element, True, span=span), span=span))
+    return L["Deref"](L["Local"](name, span=span), span=span)
 
 
 def _ordered(run, e, lets: list):
@@ -249,6 +305,8 @@ def _ordered(run, e, lets: list):
         operands.append(_bound(run, rebuilt, lets) if i < last else rebuilt)
     if e._prod == "IfExpr":
         return e.replace(cond=operands[0], then=run.walk(e.then), orelse=run.walk(e.orelse))
+    if e._prod in _OPERAND:
+        return e.replace(**{_OPERAND[e._prod]: operands[0]})
     return e.replace(args=tuple(operands)) if e._prod == "Call" else \
         e.replace(left=operands[0], right=operands[1])
 

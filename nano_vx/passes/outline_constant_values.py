@@ -10,16 +10,17 @@ from ..languages.lconstparts import Lconstparts as L
 from ..languages.lresolved import unused_name
 from ..nanopass import Pass, descendants
 from ..scalars.aggregate_types import Shaped
-from ..scalars.aggregates import fresh_item, strip
+from ..scalars.aggregates import fresh_item, is_tensor, strip
 from ..scalars.temporaries import named_first
 
 outline_constant_values = Pass("outline-constant-values", L, L, """
-Make each constant holding a scalar, a vector or a string whose value binds a variable,
-borrows a value (a temporary, all a constant's value can borrow) or needs a local of its own
-(a struct, a tuple or an enum a call or an `if` makes, a part of which it reads) computed by
-a function at its first read: `const X: i32 = make().x + 1;` is `fn X$fill(part: &mut i32) {
-let value: i32 = make().x + 1; *part = value; }` and `const X: i32 = const_part 0 of X by
-X$fill;`.
+Make each constant holding a scalar, a vector, a string or a tensor whose value binds a
+variable, borrows a value (a temporary, all a constant's value can borrow) or needs a local
+of its own (a struct, a tuple or an enum a call or an `if` makes, a part of which it reads)
+computed by a function at its first read: `const X: i32 = make().x + 1;` is `fn
+X$fill(part: &mut i32) { let value: i32 = make().x + 1; *part = value; }` and `const X: i32
+= const_part 0 of X by X$fill;`, a tensor's `fn T$fill() -> Tensor<..> { let value:
+Tensor<..> = make().t; value }`.
 
 A constant's value has no statements to hold the `let` name-temporaries or
 name-borrowed-temporaries gives such a value, and the passes after them hold a function's
@@ -29,18 +30,18 @@ deep in calls as the read): split-computed-constants computes the parts of an ag
 constant so, by a function the first read of any part calls at the read's depth
 (select-instructions), and such a constant here is the one part of itself, filled by a
 function whose body is a `let` of its value, which the passes after take apart as any
-function's. A constant holding a tensor is left as it is: its buffer, which every read
-shares, a `&mut` parameter cannot give back.
+function's. A tensor's buffer, which every read shares, a `&mut` parameter cannot give
+back: the function returns it, and its first read keeps it in the constant's global.
 """)
 
 
 def _outlined(item, st: Shaped) -> bool:
-    """Whether the constant `item` is computed by a function: a scalar, a vector or a string
-    whose value binds a variable, borrows or needs a `let` before its statement."""
+    """Whether the constant `item` is computed by a function: a scalar, a vector, a string or
+    a tensor whose value binds a variable, borrows or needs a `let` before its statement."""
     ty = strip(item.type)
     if ty is not None and ty._prod == "VectorType":
         ty = strip(ty.elem)
-    text = ty is not None and ty._prod == "NamedType" and ty.name == "str"
+    text = ty is not None and ty._prod == "NamedType" and ty.name == "str" or is_tensor(ty)
     if not text and (ty is None or ty._prod != "Scalar" or ty.name not in MACHINE) or \
             item.value is None or item.value._prod == "ConstPart":
         return False
@@ -64,13 +65,17 @@ def _program(run, program):
 
 def _fill(item, fill: str) -> list:
     """The function computing the constant `item`'s value and writing it through its
-    parameter, and the constant reading what it wrote."""
+    parameter (returning it, a tensor), and the constant reading what it wrote."""
     sp = item.span
     taken = {n.name for n in descendants(item.value) if n._prod in ("Local", "Let", "PBind")}
     value, part = unused_name("value", taken), unused_name("part", taken)
-    body = (L["Let"](value, False, item.type, item.value, span=sp),
-            L["Assign"](L["Deref"](L["Local"](part, span=sp), span=sp), "=",
-                        L["Local"](value, span=sp), span=sp))
+    let = L["Let"](value, False, item.type, item.value, span=sp)
+    if is_tensor(item.type):
+        fn = L["Fn"](fill, (), None, item.type, (),
+                     L["Block"]((let,), L["Local"](value, span=sp), span=sp), span=sp)
+        return [fn, item.replace(value=L["ConstPart"](item.name, fill, 0, span=sp))]
+    body = (let, L["Assign"](L["Deref"](L["Local"](part, span=sp), span=sp), "=",
+                             L["Local"](value, span=sp), span=sp))
     param = L["Param"](part, L["BorrowType"](item.type, True, span=sp), span=sp)
     fn = L["Fn"](fill, (param,), None, None, (), L["Block"](body, None, span=sp), span=sp)
     return [fn, item.replace(value=L["ConstPart"](item.name, fill, 0, span=sp))]

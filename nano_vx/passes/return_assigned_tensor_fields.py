@@ -42,7 +42,7 @@ or what a `let` or an assignment to a local stores, or inside a closure, or whos
 it no variable's place or a parameter, stays. Of several tensor fields it assigns whole, the
 one a `let` holds (`let old = g.cells;`) is so given and returned, the others left to
 scalarize-aggregates, which copies them into the buffers the caller lends (no other local
-holds them); one whose `let`s hold two stays.
+holds them); one whose `let`s hold two stays (copy-held-tensor-fields makes each a copy).
 """, state=State)
 
 

@@ -213,7 +213,12 @@ def _halt_with(run, e):
     the value it gives there is one no run reads."""
     b = run.state.b
     value, t = b.lower(e.value)
-    b.stop(e.code, e.message, t, b.to_i64(value, t))
+    if t == "i128":  # (erase-variable-extents') its low word, then its high one
+        high = b.op("Arith", "shrsi", value, b.const(64, t), t)
+        b.stop(e.code, e.message, t, *(b.op("Convert", "arith.trunci", w, t, "i64")
+                                       for w in (value, high)))
+    else:
+        b.stop(e.code, e.message, t, b.to_i64(value, t))
     b.enter(b.new_block())
     return b.const(0, t), t
 
@@ -271,7 +276,8 @@ def _global(run, e):
 def _const_part(run, e):
     s = run.state
     parts = s.parts[e.constant]
-    return read_part(s.b, e.constant, [parts[k] for k in sorted(parts)], e.part, e.fill)
+    return read_part(s.b, e.constant, [parts[k] for k in sorted(parts)], e.part, e.fill,
+                     vx_type(s.fns[e.fill].ret) != "void")
 
 
 @lowering.on("Binary")

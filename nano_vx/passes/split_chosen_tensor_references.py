@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from ..languages.lsplit import Lsplit as L
 from ..nanopass import Pass, descendants
 from ..scalars.aggregates import Names
-from ..scalars.storages import split_into_arms
+from ..scalars.storages import gives_rows, split_into_arms
 
 
 @dataclass
@@ -71,13 +71,5 @@ def _chosen(s) -> bool:
         return False
     ty = s.type
     return ty._prod == "BorrowType" and ty.inner._prod == "TensorType" or \
-        ty._prod == "PtrType" or ty._prod == "TensorType" and _rows(s.value)
+        ty._prod == "PtrType" or ty._prod == "TensorType" and gives_rows(s.value)
 
-
-def _rows(e) -> bool:
-    """Whether the `if` e gives a row (`t[1]` of a matrix) in some arm, through an `else if`
-    chain too: a view of its tensor's buffer, which no start assign-chosen-tensors could
-    give the variable would give back."""
-    return any(arm.value is not None and (arm.value._prod == "Index" or
-                                          arm.value._prod == "IfExpr" and _rows(arm.value))
-               for arm in (e.then, e.orelse))

@@ -14,8 +14,8 @@ from ..languages.lassumed import Lassumed
 from ..languages.lconstparts import Lconstparts as L
 from ..languages.lresolved import unused_name
 from ..nanopass import Pass, descendants
-from ..scalars.aggregate_types import program_types, shape_of
-from ..scalars.aggregates import TAG, Shapes, Tree, strip
+from ..scalars.aggregate_types import constant_shape, program_types
+from ..scalars.aggregates import TAG, Shapes, Tree, concrete, is_tensor, strip
 from ..scalars.constant_values import calls, computed, may_stop
 
 
@@ -25,42 +25,77 @@ class State:
 
 
 split_computed_constants = Pass("split-computed-constants", Lassumed, L, """
-Make each constant holding a struct, a tuple or an enum of scalars and vectors whose value
-calls a function, may stop the run or binds a variable one constant per scalar part, all
-computed by a function at the first read of any of them, and each read of the constant the
-literal of its parts.
+Make each constant holding a struct, a tuple or an enum of scalars and vectors (and at most one
+tensor) whose value calls a function, may stop the run, binds a variable or makes the tensor
+other than as a part of its literal one constant per part, all computed by a function at the
+first read of any of them, and each read of the constant the literal of its parts.
 
 The interpreter computes a constant's value once, at its first read, and whole: a call in it
 prints once, and a value that stops stops at that read, whichever part it reads. Native code
-keeps a scalar constant in a global, and an aggregate is its scalar parts: here each part is
-a constant (`C_x`, `C_0_1`, an enum's `C_tag` and `C_Some_0`) whose value is a `ConstPart`,
-and a function `C$fill` computes the value as a `let` of the constant's type and writes each
-part through a `&mut` (an enum's tag, the index of its variant, and that variant's parts, in
-a `match`). The first read of any part calls it (select-instructions: one flag for the whole
-constant, one global per part), every read after reads the part's global. A read of `C` is
-`P { x: C_x, y: C_y }`, an enum's an `if` on its tag choosing the literal of its variant
-(their spans the read's, where a read while the value computes stops, E9006), which the
-passes after take apart as any literal. A value binding a variable (in an `if`'s arm) is
-computed so too: a literal at each read would bind its local again at each read of one
-function. A generic struct's field of erased type (`const G: Pair<f64> = two();`) is typed
-as what the function the value calls puts there (aggregate_types.program_types: `two`'s
-literal's f64s), the value the interpreter holds there. A constant holding a tensor, or a
-generic aggregate's field no call says (a literal's: `Pair { a: half(), b: 2.5 }`), or one
-whose value neither calls, nor may stop, nor binds, is inline-aggregate-constants' to inline
-or refuse.
+keeps a scalar constant in a global, and an aggregate is its scalar parts: here each part is a
+constant (`C_x`, `C_0_1`, an enum's `C_tag` and `C_Some_0`) whose value is a `ConstPart`, and a
+function `C$fill` computes the value as a `let` of the constant's type and writes each part
+through a `&mut` (an enum's tag, the index of its variant, and that variant's parts, in a
+`match`). The first read of any part calls it (select-instructions: one flag for the whole
+constant, one global per part), every read after reads the part's global. A read of `C` is `P {
+x: C_x, y: C_y }`, an enum's an `if` on its tag choosing the literal of its variant (their
+spans the read's, where a read while the value computes stops, E9006), which the passes after
+take apart as any literal. A value binding a variable (in an `if`'s arm) is computed so too: a
+literal at each read would bind its local again at each read of one function. A tensor part is
+the function's result, not a `&mut` parameter, which gives no buffer back, and the part after
+the others (`fn C$fill(part: &mut i32) -> Tensor<..>`, `const C_t = const_part 1 of C by
+C$fill`; an enum's carried by one variant is the value of the `match` writing its parts, a
+`::new()` one of the variants carrying none, which no read of them reads): its global keeps the
+buffer, which every read shares, as the interpreter's reads share the one tensor the value made
+(a write through a copy, `let mut a = C; a.t[0] = 5.0;`, shows in `C.t`), so too one made in an
+`if`'s arm, which a literal at each read would make again (hoist-constant-tensors makes a
+constant of a tensor a literal makes as its part). A generic struct's field of erased type is
+typed as what the value puts there (aggregate_types.constant_shape): what the function a call
+returning the whole value puts there (`const G: Pair<f64> = two();`, `two`'s literal's f64s),
+or, in a literal, the type a called function's result, a constant, a local's `let` or a literal
+is written with (`Pair { a: half(), b: 2.5 }` of `half() -> f64` holds two f64s), the value the
+interpreter holds there, or by an `if`'s arms (`Pair { a: if c() { 1.5 } else { 0.5 }, .. }`).
+A constant holding two tensors (the function returns one tensor), or a generic aggregate's
+field the value does not type (a `match` choosing it, its arms no type reaches), or one whose
+value neither calls, nor may stop, nor binds, nor makes a tensor other than as a part of its
+literal, is inline-aggregate-constants' to inline or refuse.
 """, state=State)
 
 
 def _splits(shape: Tree) -> bool:
     """Whether a constant of this shape is split here: a struct, a tuple or an enum of such,
-    down to scalars and vectors of scalars, each a global of its own."""
+    down to scalars and vectors of scalars, each a global of its own, and at most one tensor,
+    which the function computing the value returns."""
+    return _parts_split(shape) and sum(map(is_tensor, shape.leaves())) <= 1
+
+
+def _parts_split(shape: Tree) -> bool:
+    """Whether each leaf of shape is a scalar, a vector of scalars or a tensor of known
+    extents."""
     if shape.kind == "leaf":
         ty = strip(shape.leaf)
         if ty is not None and ty._prod == "VectorType":
             ty = strip(ty.elem)
-        return ty is not None and ty._prod == "Scalar" and ty.name in MACHINE
+        return ty is not None and (ty._prod == "Scalar" and ty.name in MACHINE or
+                                   is_tensor(ty) and concrete(ty))
     return shape.kind in ("struct", "tuple", "enum", "variant") and \
-        all(_splits(p) for _, p in shape.parts)
+        all(_parts_split(p) for _, p in shape.parts)
+
+
+def _made_apart(e, shape: Tree) -> bool:
+    """Whether e, a value of this shape, makes a tensor other than as a part of its literal
+    (in an `if`'s arm, say), which hoist-constant-tensors would not make a constant of its
+    own, and a literal at each read would make again at each read."""
+    if shape.kind == "leaf":
+        if e._prod in ("TensorNew", "TensorLit"):
+            return False
+    elif e._prod == "StructLit" and shape.kind == "struct":
+        return any(_made_apart(f.value, shape.part(f.name)) for f in e.fields)
+    elif e._prod == "Tuple" and shape.kind == "tuple":
+        return any(_made_apart(x, shape.part(k)) for k, x in enumerate(e.elems))
+    elif e._prod == "EnumValue" and shape.kind == "enum" and e.variant in shape.labels():
+        return any(_made_apart(x, p) for x, (_, p) in zip(e.args, shape.part(e.variant).parts))
+    return any(n._prod in ("TensorNew", "TensorLit") for n in descendants(e))
 
 
 @split_computed_constants.on("Program")
@@ -73,16 +108,16 @@ def _program(run, program):
     for item in consts:
         shape = shapes.of(item.type)
         if shape is not None and None in shape.leaves():
-            # A generic struct's erased field: typed as what the function a call returning
-            # the whole value puts there, as the interpreter holds it.
+            # A generic struct's erased field: typed as what the value puts there, as the
+            # interpreter holds it.
             sigs = sigs if sigs is not None else program_types(program)[1]
-            found = shape_of(item.value, shapes, sigs, lambda name: None)
-            shape = shape.filled(found) if found is not None else shape
+            shape = constant_shape(item, shape, program, sigs)
         if shape is None or not _splits(shape):
             continue
         nodes = computed(item.value, scalars)
         if calls(nodes) or any(map(may_stop, nodes)) or \
-                any(n._prod == "Let" for n in descendants(item.value)):
+                any(n._prod == "Let" for n in descendants(item.value)) or \
+                _made_apart(item.value, shape):
             names = [_unused(f"{item.name}_{path}", taken) for path in shape.paths()]
             st.parts[item.name] = shape.rebuilt(iter(names))
             split[item.name] = shape
@@ -137,43 +172,66 @@ def _literal(parts: Tree, span):
     return L["Tuple"](tuple(v for _, v in made), span=span)
 
 
-def _writes(shape: Tree, base, params, taken: set) -> list:
+def _writes(shape: Tree, base, params, taken: set, returned: list) -> list:
     """The statements writing each scalar part of the value `base` of this shape through the
-    next of `params` (an iterator of their names, in order); an enum's a `match` on it that
-    writes its variant's index as its tag, then the variant's parts."""
+    next of `params` (an iterator of their names, in order), its tensor appended to
+    `returned`; an enum's a `match` on it that writes its variant's index as its tag, then
+    the variant's parts, the value of each arm the tensor where the enum holds one (a
+    `::new()` one in a variant not carrying it, which no read of that variant reads), bound
+    by a `let` that is what is returned."""
     sp = base.span
+    if shape.kind == "leaf" and is_tensor(shape.leaf):
+        returned.append(base)
+        return []
     if shape.kind == "leaf":
         return [L["Assign"](L["Deref"](L["Local"](next(params), span=sp), span=sp), "=", base,
                             span=sp)]
     if shape.kind != "enum":
         get = L["FieldGet"] if shape.kind == "struct" else L["TupleGet"]
         return [w for label, p in shape.parts
-                for w in _writes(p, get(base, label, span=sp), params, taken)]
+                for w in _writes(p, get(base, label, span=sp), params, taken, returned)]
     tag, cases = next(params), []
+    tensor = next((ty for ty in shape.leaves() if is_tensor(ty)), None)
     for k, (label, v) in enumerate(shape.variants()):
         bound = [unused_name("payload", taken) for _ in v.parts]
         body = [L["Assign"](L["Deref"](L["Local"](tag, span=sp), span=sp), "=",
                             L["Int"](k, span=sp), span=sp)]
+        carried: list = []
         body += [w for (_, p), b in zip(v.parts, bound)
-                 for w in _writes(p, L["Local"](b, span=sp), params, taken)]
+                 for w in _writes(p, L["Local"](b, span=sp), params, taken, carried)]
+        value = None if tensor is None else carried[0] if carried else \
+            L["TensorNew"](tensor, "new", (), span=sp)
         pattern = L["PVariant"](shape.name, label, tuple(L["PBind"](b, span=sp) for b in bound),
                                 span=sp)
-        cases.append(L["Case"](pattern, L["Block"](tuple(body), None, span=sp), span=sp))
-    return [L["ExprStmt"](L["MatchValue"](base, tuple(cases), span=sp), span=sp)]
+        cases.append(L["Case"](pattern, L["Block"](tuple(body), value, span=sp), span=sp))
+    chosen = L["MatchValue"](base, tuple(cases), span=sp)
+    if tensor is None:
+        return [L["ExprStmt"](chosen, span=sp)]
+    name = unused_name("carried", taken)
+    returned.append(L["Local"](name, span=sp))
+    return [L["Let"](name, False, tensor, chosen, span=sp)]
 
 
 def _split(item, shape: Tree, names: list, fill: str) -> list:
-    """The function computing the constant `item` and writing its parts, and a constant per
-    part, named `names`, reading what it wrote."""
+    """The function computing the constant `item`, writing its parts and returning its
+    tensor, and a constant per part, named `names`, reading what it wrote (the tensor the
+    last part, after those it writes)."""
     sp = item.span
     taken = {n.name for n in descendants(item.value)
              if n._prod in ("Local", "Let", "Param", "PBind")}
     value = unused_name("value", taken)
+    leaves = shape.leaves()
+    written = [ty for ty in leaves if not is_tensor(ty)]
     params = [L["Param"](unused_name("part", taken), L["BorrowType"](ty, True, span=sp),
-                         span=sp) for ty in shape.leaves()]
+                         span=sp) for ty in written]
+    returned: list = []
     stmts = [L["Let"](value, False, item.type, item.value, span=sp),
-             *_writes(shape, L["Local"](value, span=sp), iter(p.name for p in params), taken)]
-    fn = L["Fn"](fill, tuple(params), None, None, (), L["Block"](tuple(stmts), None, span=sp),
-                 span=sp)
-    return [fn, *(L["ConstItem"](name, ty, L["ConstPart"](item.name, fill, k, span=sp), span=sp)
-                  for k, (name, ty) in enumerate(zip(names, shape.leaves())))]
+             *_writes(shape, L["Local"](value, span=sp), iter(p.name for p in params), taken,
+                      returned)]
+    ret = next((ty for ty in leaves if is_tensor(ty)), None)
+    fn = L["Fn"](fill, tuple(params), None, ret, (),
+                 L["Block"](tuple(stmts), returned[0] if returned else None, span=sp), span=sp)
+    order = iter(range(len(written)))
+    return [fn, *(L["ConstItem"](name, ty, L["ConstPart"](
+        item.name, fill, len(written) if is_tensor(ty) else next(order), span=sp), span=sp)
+                  for name, ty in zip(names, leaves))]

@@ -33,8 +33,8 @@ inline-aggregate-references writes each as the place it names.
 scalarize-aggregates makes such a reference a `&mut` per part, the tensor's referring to
 the variable holding the buffer, through which native code assigns no whole tensor, nor
 tells a buffer another local holds from the one it lends. A reference assigned inside a
-nested block (a loop's turn, an arm: copy-rest-into-repointing-arms made a `let` of one an
-arm of an `if` gives it alone), lent, or read by a closure (which may run after a later
+nested block (a loop's turn, an arm: copy-rest-into-repointing-arms made `let`s of those an
+arm of an `if` and the statements after it give it), lent, or read by a closure (which may run after a later
 assignment) stays.
 """, state=State)
 

@@ -325,6 +325,18 @@ def _index(run, e):
     return Lwritten["ReadWritten"](read, Lwritten["Local"](flags, span=base.span), span=e.span)
 
 
+@track_uninit_elements.on("Borrow")
+def _borrow(run, e):
+    """A reference to an element of a tracked tensor: a write through it would set no flag,
+    and a read through it check none, so it is not followed (the interpreter checks the
+    element where the reference is read, not where it is taken)."""
+    base, _ = element_of(e.value)
+    if base is not None and base.name in run.state.flags:
+        _refuse(run, e)
+        return e
+    return run.rebuild(e)
+
+
 @track_uninit_elements.on("MethodCall")
 def _method(run, e):
     if e.method == "extent" and e.receiver._prod == "Local":

@@ -32,8 +32,8 @@ placement/struct_literal_arguments.py). erase-struct-arguments then drops them, 
 the casts `let c: Cell<f32> = Cell { v: 0.1 + 0.2 };` would sum two f64s and `bump(Cell { v:
 250 })` for `fn bump(c: Cell<u8>)` pass an i32, where the interpreter types them from the
 arguments: an f32 sum, a u8 that wraps. T reaches the literals a `let`'s type reaches in its
-value (through arithmetic and an `if`'s arms), an integer cast where T is an integer type, a
-float where T is a float type. An integer the type cannot hold is E3008.
+value (through arithmetic and an `if`'s or a `match`'s arms), an integer cast where T is an
+integer type, a float where T is a float type. An integer the type cannot hold is E3008.
 """, state=State)
 
 

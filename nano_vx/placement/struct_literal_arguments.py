@@ -3,13 +3,14 @@
 no generic parameter of its function. type-generic-field-literals types the literals of its
 scalar fields by them; erase-struct-arguments makes the instance its aggregate ones ask for.
 
-A literal is given as a type by the `let` that binds it (`let c: Cell<Point> = Cell { .. };`),
-the parameter it is passed to (`get(Cell { .. })` for `fn get(c: Cell<Point>)`; `px<i64>(P {
-.. })` for `fn px<T>(p: P<T>)`, whose call writes T, passes a `P<i64>`), the function's result
-it is returned as (by `return` or the body's value; a closure's `return` is its own, of a type
-no one writes), the field of a struct that is not generic or the variant's value it is given
-to, or a literal in its field those its field's parameter is given (`Cell { v: Cell { .. } }`
-as a `Cell<Cell<Point>>`). The type is handed on through the arms of an `if` or a `match`, an
+A literal is given as a type by the `let` or the constant that binds it (`let c: Cell<Point>
+= Cell { .. };`, `const C: Cell<f32> = Cell { .. };`), the parameter it is passed to
+(`get(Cell { .. })` for `fn get(c: Cell<Point>)`; `px<i64>(P { .. })` for `fn px<T>(p:
+P<T>)`, whose call writes T, passes a `P<i64>`), the function's result it is returned as (by
+`return` or the body's value; a closure's `return` is its own, of a type no one writes), the
+field of a struct that is not generic or the variant's value it is given to, or a literal in
+its field those its field's parameter is given (`Cell { v: Cell { .. } }` as a
+`Cell<Cell<Point>>`). The type is handed on through the arms of an `if` or a `match`, an
 `unsafe` block's value and a tuple's elements, as the interpreter hands a type on. A literal
 assigned takes nothing: it takes the types of what its variable holds, as the interpreter and
 type-scalars both give them."""
@@ -72,6 +73,13 @@ def _fn(run, node):
     st.fn, st.result, st.body = node, fixed(node.ret, node), node.body
     run.descend(node)
     st.result = st.body = None
+
+
+@_arguments.on("ConstItem")
+def _const_item(run, node):
+    run.state.fn = None
+    if node.value is not None:
+        _given_as(run, node.value, node.type)
 
 
 @_arguments.on("Let")

@@ -35,6 +35,7 @@ class _Scope:
     env: dict
     written: dict
     untyped: frozenset = frozenset()
+    named: dict = field(default_factory=dict)  # a constant's value's: _leaf_type
 
 
 def program_types(program) -> tuple:
@@ -270,14 +271,17 @@ def _alike(shape: Tree, found: list) -> Tree:
 def _value_shape(e, shape: Tree, scope: _Scope) -> Tree:
     """shape, each leaf not typed filled as the value e says: by the type of the local,
     tensor or literal a literal writes there (_leaf_type), or every arm of an `if` or a
-    `match` writes there alike, and, where a generic struct's
+    `match` writes there alike (a scalar one chooses too), and, where a generic struct's
     erased field holds an aggregate, by that aggregate's shape (a literal's, an aggregate
     local's or a call's), filled so in turn."""
     if shape.kind == "leaf":
         if shape.leaf is not None:
             return shape
         found = shape_of(e, scope.shapes, scope.sigs, scope.env.get)
-        return _value_shape(e, found, scope) if found is not None else \
+        if found is not None:
+            return _value_shape(e, found, scope)
+        arms = _arms(e)
+        return _alike(shape, [_arm_shape(x, shape, scope) for x in arms]) if arms else \
             Tree("leaf", leaf=_leaf_type(e, scope))
     p = e._prod
     if p == "StructLit" and shape.kind == "struct" and e.name == shape.name:
@@ -288,12 +292,19 @@ def _value_shape(e, shape: Tree, scope: _Scope) -> Tree:
     if p == "Tuple" and shape.kind == "tuple" and len(e.elems) == len(shape.parts):
         return Tree("tuple", None, tuple((k, _value_shape(x, part, scope))
                                          for x, (k, part) in zip(e.elems, shape.parts)))
-    arms = [e.then.value, e.orelse.value] if p == "IfExpr" and e.orelse is not None \
-        else [c.body.value for c in e.cases] if p == "MatchValue" else []
-    if arms and None not in arms:
+    arms = _arms(e)
+    if arms:
         return _alike(shape, [_arm_shape(x, shape, scope) for x in arms])
     found = shape_of(e, scope.shapes, scope.sigs, scope.env.get)
     return shape.filled(found) if found is not None else shape
+
+
+def _arms(e) -> list:
+    """The values of the arms of e, an `if` with an `else` or a `match` each arm of which
+    has one; none for any other value."""
+    arms = [e.then.value, e.orelse.value] if e._prod == "IfExpr" and e.orelse is not None \
+        else [c.body.value for c in e.cases] if e._prod == "MatchValue" else []
+    return arms if None not in arms else []
 
 
 def _arm_shape(x, shape: Tree, scope: _Scope) -> Tree:
@@ -333,6 +344,8 @@ def _leaf_type(x, scope: _Scope):
     or `-` or `!` of one); None for any other value."""
     if x._prod == "Local":
         return scope.written.get(x.name)
+    if x._prod == "Global" or x._prod == "Call" and x.callee._prod == "Global":
+        return scope.named.get(x.name if x._prod == "Global" else x.callee.name)
     if x._prod in ("FieldGet", "TupleGet", "VariantField"):
         base = shape_of(x.base, scope.shapes, scope.sigs, scope.env.get)
         if base is not None and x._prod == "VariantField":
@@ -381,6 +394,20 @@ def shape_of(e, shapes: Shapes, sigs: dict, env) -> Tree | None:
     if p == "MatchValue" and e.cases and e.cases[0].body.value is not None:
         return shape_of(e.cases[0].body.value, shapes, sigs, env)
     return None
+
+
+def constant_shape(item, shape: Tree, program, sigs: dict) -> Tree:
+    """shape, the type of the constant `item`, each leaf not typed (a generic struct's erased
+    field) filled as its value puts it: a call's by its function's written result, a
+    constant's by its written type, a local its `let`s bind by the type infer-placement gave
+    it, what the interpreter holds there (`Pair { a: half(), b: 2.5 }` of `half() -> f64`
+    holds two f64s), the rest as in a function (_value_shape)."""
+    named = {i.name: t for i in program.items if i._prod in ("Fn", "ConstItem")
+             and (t := i.ret if i._prod == "Fn" else i.type) is not None and concrete(t)}
+    written = {n.name: n.type for n in descendants(item.value)
+               if n._prod == "Let" and concrete(n.type)}
+    return _value_shape(item.value, shape, _Scope(Shapes(program), sigs, {}, written,
+                                                  named=named))
 
 
 def local_shapes(fn, shapes: Shapes, sigs: dict) -> dict:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from ..languages.lresolved import display_name, unused_name
 from ..languages.lscalars import Lscalars as L
 from ..nanopass import child_nodes, descendants
-from .storages import chosen_values
+from .storages import bound_locals, chosen_values, fresh_copy
 from ..values.numbers import INT_TYPES
 
 
@@ -43,6 +43,16 @@ def _reads_untyped(closure, closures: dict, found: set) -> bool:
         if any(x._prod == "Local" and x.name in untyped for x in read):
             return True
     return False
+
+
+def with_copies(let, copies, taken: set) -> tuple:
+    """`let` of a closure, then a `let` of a copy of it named by each of `copies`, each
+    binding its locals under names of its own, not among `taken` (which it adds to): a
+    copy made beside the closure reads what it reads where it is called."""
+    return (let,) + tuple(
+        let.replace(name=copy, value=fresh_copy(let.value, {
+            b: unused_name(display_name(b), taken) for b in bound_locals(let.value)}))
+        for copy in copies)
 
 
 def only_called(fn, bound) -> dict:
@@ -152,7 +162,8 @@ def _copied_apart(f, copies, parents, uses, fn) -> bool:
     holding one value). So each assignment is in the closure binding the copy (or the
     function), or in the function's own body, which does not run while a closure does, or
     in closures a `let` binds and only calls, inside that one, seeing every copy (each is
-    called only in its `let`'s scope, where the copies are alive)."""
+    called only in its `let`'s scope, where the copies are alive), or in one called only
+    before the copies are bound (_called_before)."""
     if not copies:
         return True
     homes = {_closure_around(parents[id(n)], parents) for n in uses[f]
@@ -162,7 +173,8 @@ def _copied_apart(f, copies, parents, uses, fn) -> bool:
     direct, visible = None, None
     for assign in assigns:
         around = _closure_around(assign, parents)
-        if around is None or homes == {around}:
+        if around is None or homes == {around} or \
+                _called_before(around, copies, parents, uses, fn):
             continue
         direct = direct or {id(c) for c in direct_closures(fn).values()}
         while around is not None and id(around) in direct and {around} != homes:
@@ -173,6 +185,31 @@ def _copied_apart(f, copies, parents, uses, fn) -> bool:
         if not all(copy in visible[id(assign)] for copy in copies):
             return False
     return True
+
+
+def _called_before(closure, copies, parents, uses, fn) -> bool:
+    """Whether closure, bound by a `let` and only called, is called only in statements of
+    that `let`'s block (outside closures) before the `let` of each copy there: it cannot
+    run while a copy is alive (a copy is only called in its scope, which starts later)."""
+    let = parents.get(id(closure))
+    block = parents.get(id(let))
+    if let is None or let._prod != "Let" or block is None or block._prod != "Block" or \
+            direct_closures(fn).get(let.name) is not closure:
+        return False
+    lets = [n for n in descendants(fn) if n._prod == "Let" and n.name in copies]
+    calls = [_statement_of(n, block, parents) for n in uses.get(let.name, ())]
+    bound = [_statement_of(n, block, parents) for n in lets]
+    return None not in calls + bound and max(calls) < min(bound)
+
+
+def _statement_of(node, block, parents):
+    """The position of the statement of block holding node outside closures, else None."""
+    while node is not None and node._prod != "Closure":
+        up = parents.get(id(node))
+        if up is block:
+            return next((i for i, s in enumerate(block.stmts) if s is node), None)
+        node = up
+    return None
 
 
 def _closure_around(node, parents):

@@ -91,17 +91,43 @@ def returned_tuples(fn):
 
 def chosen_params(fn) -> dict:
     """The state parameters each state an `if` chose (a `let_state`) may be: its name -> the
-    names of the parameters whose `held` its own `held` is given."""
+    names of the parameters whose `held` its own `held` is given, or that of a state an `if`
+    chose that may be them."""
     params = {p.name for p in fn.params if is_state_type(p.type)}
-    helds = {n.held: n.name for n in descendants(fn.body) if n._prod == "LetState"}
+    givens = _held_givens(fn)
     found = {}
+    for name in givens:
+        reached, seen, todo = set(), set(), [name]
+        while todo:
+            state = todo.pop()
+            if state not in seen:
+                seen.add(state)
+                reached |= givens.get(state, set()) & params
+                todo += givens.get(state, set()) - params
+        if reached:
+            found[name] = reached
+    return found
+
+
+def chosen_sources(fn) -> dict:
+    """Each state an `if` chose (a `let_state`) -> the states an `if` chose whose `held` its
+    own `held` is given."""
+    givens = _held_givens(fn)
+    return {name: {g for g in gs if g in givens} for name, gs in givens.items()}
+
+
+def _held_givens(fn) -> dict:
+    """Each state an `if` chose (a `let_state`) -> the states whose `held` its own `held` is
+    given (`state_part 2 of s`), each `let_state` there whether or not any is."""
+    helds = {n.held: n.name for n in descendants(fn.body) if n._prod == "LetState"}
+    found = {name: set() for name in helds.values()}
     for n in descendants(fn.body):
         name = n.name if n._prod == "Let" else \
             n.target.name if n._prod == "Assign" and n.target._prod == "Local" else None
         v = n.value if name in helds else None
         if v is not None and v._prod == "StatePart" and v.part == 2 \
-                and v.state._prod == "Local" and v.state.name in params:
-            found.setdefault(helds[name], set()).add(v.state.name)
+                and v.state._prod == "Local":
+            found[helds[name]].add(v.state.name)
     return found
 
 

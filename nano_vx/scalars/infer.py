@@ -165,8 +165,8 @@ EXPRESSIONS = Rules(Lpinned, Lwritten, Lsafe, Lsplit)
 
 def _maybe_uninit(value, sigs) -> bool:
     """Whether the tensor value, a constant's, may be made by `::uninit()`: by itself, a
-    function it calls (through calls by name) or a constant it reads; a call of a closure
-    may be."""
+    function it calls (through calls by name, or the function computing a `ConstPart`) or a
+    constant it reads; a call of a closure may be."""
     seen, todo = set(), [value]
     while todo:
         for n in descendants(todo.pop()):
@@ -175,7 +175,7 @@ def _maybe_uninit(value, sigs) -> bool:
             if n._prod == "Call" and n.callee._prod != "Global":
                 return True
             name = n.callee.name if n._prod == "Call" else n.name if n._prod == "Global" \
-                else None
+                else n.fill if n._prod == "ConstPart" else None
             if name is None or name in seen:
                 continue
             seen.add(name)

@@ -50,7 +50,7 @@ def literal_kinds(e) -> set | None:
 def through(e, f):
     """e with f applied to each operand its type reaches, as the interpreter passes a type
     on: through arithmetic (a shift's amount has a type of its own) and the values of an
-    `if`'s arms; None for an e that passes its type to none."""
+    `if`'s or a `match`'s arms; None for an e that passes its type to none."""
     p = e._prod
     if p == "Unary" and e.op == "-":
         return e.replace(operand=f(e.operand))
@@ -61,4 +61,7 @@ def through(e, f):
     if p == "IfExpr" and e.then.value is not None and e.orelse.value is not None:
         return e.replace(then=e.then.replace(value=f(e.then.value)),
                          orelse=e.orelse.replace(value=f(e.orelse.value)))
+    if p == "MatchValue" and all(c.body.value is not None for c in e.cases):
+        return e.replace(cases=tuple(c.replace(body=c.body.replace(value=f(c.body.value)))
+                                     for c in e.cases))
     return None

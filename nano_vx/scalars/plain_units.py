@@ -15,6 +15,7 @@ from ..values.literals import literal_hint, scalar_hint, typed_by_place
 from ..values.literal_ranges import integer_literal
 from .literal_hints import UNFIXED
 from .plain_locals import held, settled_cast
+from .signatures import written
 
 # A context whose type for its literals is known only as the program runs (a tensor's
 # element assigned, a tuple's), or that this module does not tell: no unit meets it.
@@ -181,7 +182,8 @@ class Contexts:
 
     def _called(self, closure, args, plain):
         """_PLAIN for a call of `closure` with `args` whose body computes a plain value: each
-        parameter plain (of no written type given a plain value, or an i32 or f64)."""
+        parameter plain (of no written type given a plain value, or an i32 or f64), and so
+        each local of no written type its body's `let` (not `mut`) gives a plain value."""
         if len(args) != len(closure.params) or closure.body.value is None or any(
                 n._prod == "Return" for n in descendants(closure.body)):
             return None
@@ -190,6 +192,11 @@ class Contexts:
             if q.type is None and self.value(a, None, plain) is not None or \
                     q.type is not None and scalar_hint(q.type) in UNFIXED.values():
                 inner.add(q.name)
+        lets = [n for n in descendants(closure.body)
+                if n._prod == "Let" and not n.mutable and not written(n)]
+        while more := {n.name for n in lets if n.name not in inner and
+                       self.value(n.value, None, inner) is not None}:
+            inner |= more
         return _PLAIN if self.value(closure.body.value, None, inner) is not None else None
 
 

@@ -163,3 +163,16 @@ def _arm(arm, let, block, at: int, renamed: dict):
     bound = let.replace(name=renamed.get(let.name, let.name),
                         type=fresh_copy(let.type) if renamed else let.type, value=arm.value)
     return arm.replace(stmts=(*arm.stmts, bound, *rest), value=value)
+
+
+def gives_rows(choice) -> bool:
+    """Whether the `if` choice gives a row (`t[1]` of a matrix, or `&t[1]`) in some arm,
+    through an `else if` chain too: a view of its tensor's buffer, which no start of a
+    variable of its own would give back."""
+    return any(arm.value is not None and (_row(arm.value) or
+                                          arm.value._prod == "IfExpr" and gives_rows(arm.value))
+               for arm in (choice.then, choice.orelse))
+
+
+def _row(e) -> bool:
+    return e._prod == "Index" or e._prod == "Borrow" and e.value._prod == "Index"

@@ -24,11 +24,12 @@ def held_aggregate(st: Shaped, e) -> bool:
 
 
 def queried_temporary(e) -> bool:
-    """Whether e is `f(..).topology()`, a query of what a call of a function by name
-    returns: held, so that decide-placement-queries and flag-assigned-placement-queries find
-    a variable's query, which its type (the function's result) decides."""
+    """Whether e is `f(..).topology()`, a query of what a call of a function by name (or of
+    a closure) returns: held, so that decide-placement-queries and
+    flag-assigned-placement-queries find a variable's query, which its type (the function's
+    result) decides, or which, compared with a query variable, is never equal to it."""
     return e._prod == "MethodCall" and e.method == "topology" and not e.args and \
-        e.receiver._prod == "Call" and e.receiver.callee._prod == "Global"
+        e.receiver._prod == "Call" and e.receiver.callee._prod in ("Global", "Local")
 
 
 def holds_statements(e) -> bool:

@@ -17,8 +17,8 @@ def integer_literal(e) -> int | None:
 
 def holders(value: int, like: IntType) -> list[IntType]:
     """The integer types that hold `value`, those as signed as `like` first, each the
-    narrowest first: what a repair offers."""
-    fits = [u for u in INT_TYPES.values() if u.lo <= value <= u.hi]
+    narrowest first: what a repair offers (not i128, which no program names)."""
+    fits = [u for u in INT_TYPES.values() if u.lo <= value <= u.hi and u.bits <= 64]
     fits.sort(key=lambda u: (u.signed != like.signed, u.bits))
     return fits
 

@@ -85,16 +85,16 @@ def typed_by_place(value) -> bool:
     A literal alone (`x = 5`) takes the place's type as `adopt` stores it, and one beside a
     typed operand (`x = x + 1`) that operand's, so such a value runs without PLACE."""
     return any(n._prod in ("Tuple", "StructLit") or
-               n._prod in ("Binary", "Unary") and _of_literals(n) for n in descendants(value))
+               n._prod in ("Binary", "Unary") and of_literals(n) for n in descendants(value))
 
 
-def _of_literals(e) -> bool:
+def of_literals(e) -> bool:
     """Whether e is an untyped literal or an operator over such literals alone."""
     if e._prod in ("Int", "Float"):
         return "type" not in e._fields
     if e._prod == "Binary":
-        return _of_literals(e.left) and _of_literals(e.right)
-    return e._prod == "Unary" and _of_literals(e.operand)
+        return of_literals(e.left) and of_literals(e.right)
+    return e._prod == "Unary" and of_literals(e.operand)
 
 
 def run_placed(owner, run, arg, place_type):

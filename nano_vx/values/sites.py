@@ -195,6 +195,9 @@ def stopped(site, a: int, b: int, read=None) -> RuntimeStop:
         words = struct.unpack(f"={b}Q", read(_U64.wrap(a), 8 * b))
         message = message.replace(WORDS, str(math.prod(words))) \
                          .replace(INDICES, "".join(f"[{w}]" for w in words))
+    if site.operand == "i128":  # its low word a, its high word b
+        wide = INT_TYPES["i128"].wrap(_U64.wrap(b) << 64 | _U64.wrap(a))
+        return RuntimeStop(site.code, site.span, message.replace("{a}", str(wide)))
     if site.operand is not None:
         # `{a*b}`: a count two words hold, the product of its halves (unsigned), past 64 bits
         message = message.replace("{a*b}", str(_U64.wrap(a) * _U64.wrap(b)))

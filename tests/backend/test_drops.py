@@ -645,3 +645,81 @@ def test_a_tensor_variable_given_a_new_tensor_while_its_old_one_is_held_gives_bo
         tmp_path, case):
     printed, body = TAKERS[case]
     _assert_given_back(tmp_path, TAKEN.replace("BODY", body), printed)
+
+
+# Scalarize-aggregates' starts on every turn: the tensor a function returns beside a scalar
+# of its own (a field it assigns whole through a `&mut`, `let k = reset(&mut h, i);`, or the
+# first of two tensors of a struct it returns) is bound by the `let` of the call
+# (bind-assigned-starts), not stored into a new tensor it replaces, so the field's old
+# buffer is dropped as a tensor made from its own is; and the new tensor each part of an
+# enum an `if` chooses starts at, a function's result started at one and returned by two
+# `return`s, and a field's first tensor a function replaces by a second are dropped where
+# they are replaced (drop-replaced-buffers), though another local's tensor may be given
+# instead.
+STARTS = """
+struct Holder {
+    t: Tensor<f32, [262144]>,
+    n: i32,
+}
+
+struct Two {
+    a: Tensor<f32, [262144]>,
+    b: Tensor<f32, [4]>,
+}
+
+enum Buf { Empty, Full(Tensor<f32, [262144]>) }
+
+fn reset(h: &mut Holder, i: i32) -> i32 {
+    h.t = Tensor<f32, [262144]>::new();
+    h.t[i * 13] = 1.0f32;
+    i + 1
+}
+
+fn twice(h: &mut Holder, i: i32) {
+    h.t = Tensor<f32, [262144]>::new();
+    h.t[i * 13] = 2.0f32;
+    h.t = Tensor<f32, [262144]>::new();
+    h.t[i * 13] = 1.0f32;
+}
+
+fn two(i: i32) -> Two {
+    let a = Tensor<f32, [262144]>::new();
+    a[i * 13] = 1.0f32;
+    Two { a: a, b: Tensor<f32, [4]>::fill(0.0f32) }
+}
+
+fn pick(a: Tensor<f32, [262144]>, k: i32) -> Holder {
+    if k % 2 == 0 {
+        return Holder { t: a, n: 1 };
+    }
+    Holder { t: a, n: 1 }
+}
+
+fn main() {
+    let mut h = Holder { t: Tensor<f32, [262144]>::new(), n: 0 };
+    let mut i = 0;
+    let mut s = 0.0f32;
+    while i < 20000 {
+        BODY
+        i = i + 1;
+    }
+    print(s);
+}
+"""
+STARTED = {
+    "a field assigned beside a result": "let k = reset(&mut h, i); s = s + h.t[i * 13] + "
+                                        "(k - i - 1) as f32;",
+    "a field assigned twice": "twice(&mut h, i); s = s + h.t[i * 13];",
+    "two tensors returned": "let p = two(i); s = s + p.a[i * 13] + p.b[1];",
+    "an enum an if chooses": "let t = Tensor<f32, [262144]>::fill(1.0f32); "
+                             "let b = if i % 2 == 0 { Buf::Full(t) } else { Buf::Full(t) }; "
+                             "s = s + match b { Buf::Empty => 0.0f32, Buf::Full(u) => u[7] };",
+    "a result returned twice": "let a = Tensor<f32, [262144]>::fill(1.0f32); "
+                               "let p = pick(a, i); s = s + p.t[0] * p.n as f32;",
+}
+
+
+@pytest.mark.parametrize("case", sorted(STARTED))
+def test_a_tensor_scalarize_aggregates_starts_at_a_new_one_is_given_back_with_it(
+        tmp_path, case):
+    _assert_given_back(tmp_path, STARTS.replace("BODY", STARTED[case]), "20000")

@@ -138,6 +138,15 @@ def test_a_stop_prints_the_product_of_its_operands_past_64_bits():
         f"a tensor of {((1 << 64) - 1) << 32} elements is too large to address"
 
 
+def test_a_stop_of_an_i128_reads_its_low_then_its_high_word():
+    site = StopSite(8, "E9006", "a tensor extent must not be negative, found {a}", "i128")
+    assert stopped(site, 8, -1).message == \
+        "a tensor extent must not be negative, found -18446744073709551608"
+    site = StopSite(9, "E9006", "a tensor of {a} elements is too large to address", "i128")
+    assert stopped(site, 4, 1).message == \
+        "a tensor of 18446744073709551620 elements is too large to address"
+
+
 def test_a_stop_prints_the_product_of_the_words_its_operands_point_to():
     site = StopSite(8, "E9006", "a tensor of {a[0]*..*a[b-1]} elements is too large to "
                                 "address", "u64")

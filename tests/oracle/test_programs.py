@@ -32,6 +32,29 @@ fn main() {
 """) == "6000000000\n6000000000\n1000000000000\n"
 
 
+def test_an_operator_over_literals_takes_the_other_operands_type():
+    # `(1 << 40) + x` of an i64 x shifts an i64, as `let y: i64 = 1 << 40` does; a plain
+    # local gives no type.
+    assert output("""
+fn three() -> i64 { print(7); 3 }
+fn main() {
+    let x: i64 = 3;
+    let u: u8 = 250;
+    let k = 2;
+    let g: f32 = 1.0;
+    print((1 << 40) + x);
+    print(x + (1 << 40));
+    print((1 << 40) + three());
+    print((1 << 40) == x + 1099511627773);
+    print((2 + 3) * u);
+    print((0.1 + 0.2) * g);
+    print((1 << 40) + k);
+    print((6 / 3 << 40) + x);
+}
+""") == ("1099511627779\n1099511627779\n7\n1099511627779\ntrue\n226\n0.3\n258\n"
+         "2199023255555\n")
+
+
 def test_a_tuple_literal_in_a_field_or_a_variant_of_tuple_type_takes_its_element_types():
     # As a `let` of the tuple type gives them: an i64 that does not wrap, an f32.
     assert output("""

@@ -44,10 +44,17 @@ def test_no_reference_to_a_reference_is_left():
     assert "let rr: ~&i32 = r;" in main
 
 
-def test_a_dereference_no_type_says_leaves_every_chain_for_check_native_subset_to_refuse():
+def test_a_closure_parameter_of_no_written_type_is_of_the_type_its_calls_give_it():
+    case = CASES / "closure_dereferencing_an_untyped_parameter_beside_a_chain.vx"
+    main = to_text(run_front(case, collapse_reference_chains).after)
+    assert "&&" not in main and "**" not in main and "let rr: ~&i32 = r;" in main
+    assert "*p" in main  # a dereference of the `&i32` its only call gives it
+
+
+def test_a_dereference_no_one_type_says_leaves_every_chain_for_check_native_subset_to_refuse():
     assert_refused_then_repaired(
-        CASES / "e5010_closure_dereferencing_an_untyped_parameter_beside_a_chain.vx",
-        check_native_subset, "E5010", "a reference to a reference")
+        CASES / "e5010_closure_dereferencing_an_untyped_parameter_given_a_chain_and_its_inner_"
+                "reference.vx", check_native_subset, "E5010", "a reference to a reference")
 
 
 def test_a_closure_call_has_the_type_of_the_value_its_body_ends_with():

@@ -52,6 +52,13 @@ def test_a_parameter_every_call_gives_one_kind_tells_the_kind_it_gives():
     assert {"show", "show_closure"} <= calls
 
 
+def test_the_calls_in_copies_make_copies_of_what_they_call_in_turn():
+    ran = run_front(CASES / "parameters_given_parameters_of_copies.vx",
+                    copy_closures_per_argument_kind)
+    lets = {n.name for n in descendants(ran.after) if n._prod == "Let"}
+    assert {"outer_closure", "pass_closure", "show_closure"} <= lets
+
+
 HANDWRITTEN = """
     // IL: Lpinned
     fn add(a: i32, b: i32) -> i32 {

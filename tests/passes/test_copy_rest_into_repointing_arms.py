@@ -13,6 +13,7 @@ from nano_vx.passes.copy_rest_into_repointing_arms import copy_rest_into_repoint
 from front import _printed, assert_native_as_interpreted, assert_prints_the_same, run_front
 
 CASES = Path(__file__).parent / "cases" / "copy_rest_into_repointing_arms"
+SCALARIZE = Path(__file__).parent / "cases" / "scalarize_aggregates"
 NAMES = sorted(p.stem for p in CASES.glob("*.vx"))
 
 
@@ -49,10 +50,20 @@ def test_the_arm_assigning_binds_a_let_the_rest_of_it_reads():
     assert "    } else {\n        @print(0);\n        r.cells = " in main
 
 
-# Made to refer elsewhere twice, in a loop's turn, or read by a closure, or its tensor only
-# written by elements: left as it is.
+def test_an_assignment_after_the_if_binds_a_let_in_each_arm():
+    main = to_text(run_front(SCALARIZE / "tensor_assigned_whole_through_a_reference_made_to_"
+                             "refer_elsewhere_twice.vx",
+                             copy_rest_into_repointing_arms).after.items[-1])
+    assert "        let r#1: ~&mut Grid = &mut b;\n        r#1.cells = " in main
+    assert "        let r#2: ~&mut Grid = &mut a;\n        r#2.cells = " in main
+    assert "    } else {\n        r.cells = Tensor<i32, [2]>::fill(5);\n" \
+           "        let r#3: ~&mut Grid = &mut a;\n        r#3.cells = " in main
+
+
+# Made to refer elsewhere in a second `if`, in a loop's turn, or read by a closure, or its
+# tensor only written by elements: left as it is.
 @pytest.mark.parametrize("lines", [
-    "if c { r = &mut b; }\n  r.cells = t;\n  r = &mut a;",
+    "if c { r = &mut b; }\n  r.cells = t;\n  if c { r = &mut a; }",
     "while c { r = &mut b; }\n  r.cells = t;",
     "if c { r = &mut b; }\n  r.cells = t;\n  let w = || r.width;\n  print(w());",
     "if c { r = &mut b; }\n  r.cells[0] = t[1];",

@@ -44,6 +44,23 @@ def test_copies_nothing_names_go_with_the_closure_they_copy():
     assert {n.name for n in ran.nodes("Let")} == {"a", "k", "at", "copy", "read"}
 
 
+def test_a_copy_only_assigned_goes_with_its_assignments_and_the_closures():
+    for path in (CASES.parent / "type_scalars" /
+                 "closure_value_indexing_an_untyped_parameter_assigned_never_called.vx",
+                 CASES / "closure_copy_assigned_in_an_if_never_called.vx",
+                 CASES / "closure_copy_assigned_then_copied_never_called.vx"):
+        ran = run_front(path, drop_uncalled_closures)
+        assert {n.name for n in ran.nodes("Let")} == {"a"}
+        assert not list(ran.nodes("Assign"))
+
+
+def test_a_copy_assigned_what_computes_something_stays():
+    ran = run_front("fn pick() -> i32 { 1 }\nfn main() {\n    let g = |q| unsafe { q[0] };\n"
+                    "    let mut f = g;\n    f = if pick() > 0 { g } else { g };\n"
+                    "    print(2);\n}\n", drop_uncalled_closures)
+    assert ran.after is ran.before
+
+
 def test_a_program_without_such_closures_is_left_as_it_is():
     ran = run_front("fn main() {\n    let f = |x| x + 1;\n    let g = |q: i32| q;\n"
                     "    print(f(1));\n}\n", drop_uncalled_closures)

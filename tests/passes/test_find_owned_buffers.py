@@ -150,9 +150,44 @@ def test_a_tensor_printed_in_an_aggregates_literal_stays_its_locals():
     assert _owned("printed_in_literals")["main"] == {"r_data", "b_Full_0", "e_Full_0"}
 
 
-def test_a_cells_buffer_passed_on_to_the_result_cell_is_owned_by_both_cells():
-    # out_Ok_0's buffers dropped where it is given the next, its last taken by a local
-    # scalarize-aggregates binds and passed on to ret_Ok_0, which returns it
+def test_an_enum_built_in_a_variable_and_returned_is_its_callers():
+    # the result is bound by the `let` of what it returns (bind-assigned-starts), which
+    # hands on out_Ok_0's last buffer: the function owns none (drop-replaced-buffers drops
+    # the start the `if` replaces), and the caller owns what each call returns
     owned = _owned("enum_built_in_a_variable_returned")
-    assert owned["load"] == {"out_Ok_0", "ret_Ok_0"}
+    assert owned["load"] == frozenset()
     assert {"agg_Ok_0", "agg_Ok_0#3", "r_Ok_0"} <= owned["main"]
+
+
+# Hand-written Lcells: an enum built in a variable and returned through a result cell
+# started at a buffer of its own: out_Ok_0's buffers dropped where it is given the next, its
+# last taken by a local and passed on to ret_Ok_0, which returns it.
+PASSED_TO_THE_RESULT_CELL = """
+    // IL: Lcells
+    fn load(k: i32, ret_tag: &mut i32) -> Tensor<i32, [?]> cells out_tag, out_Ok_0, ret_Ok_0 {
+    bb0:
+        let mut ret_Ok_0: Tensor<i32, [?]> = Tensor<i32, [?]>::new(Tensor<i32, [1]>([0i32]));
+        let mut out_tag: i32 = 0i32;
+        let mut out_Ok_0: Tensor<i32, [?]> = Tensor<i32, [?]>::new(Tensor<i32, [1]>([0i32]));
+        branch k > 0i32, bb1, bb2;
+    bb1:
+        let agg: i32 = 1i32;
+        let agg#2: Tensor<i32, [?]> = Tensor<i32, [?]>::fill(Tensor<i32, [1]>([k]), 1i32);
+        out_tag = agg;
+        out_Ok_0 = agg#2;
+        goto bb2;
+    bb2:
+        let agg#4: ~i32 = out_tag;
+        let agg#6: Tensor<i32, [?]> = out_Ok_0;
+        *ret_tag = agg#4;
+        ret_Ok_0 = agg#6;
+        return ret_Ok_0;
+    }
+"""
+
+
+def test_handwritten_a_cells_buffer_passed_on_to_the_result_cell_is_owned_by_both_cells(
+        run_pass):
+    ran = run_pass("find-owned-buffers", PASSED_TO_THE_RESULT_CELL)
+    assert ran.codes == []
+    assert ran.ctx.owned_buffers == {"load": {"out_Ok_0", "ret_Ok_0"}}

@@ -137,14 +137,25 @@ def test_a_parameter_given_another_parameter_every_call_gives_a_function_stops_n
     assert native == run_cli(case, "--action", "interpret")
 
 
-def test_a_parameter_given_a_parameter_given_both_kinds_printed_stays_refused():
-    case = CASES / "e5010_parameter_given_a_parameter_given_both_kinds_printed.vx"
+def test_a_parameter_given_a_parameter_given_both_kinds_printed_stops_natively():
+    # the closure handing its parameter on is copied per kind, then the one it hands it to
+    # per kind those copies give
+    case = CASES / "parameter_given_a_parameter_given_both_kinds_printed.vx"
+    text = to_text(run_front(case, halt_closure_prints).after)
+    assert "show_closure(g#1, y#2)" in text
+    native = run_cli(case)
+    assert "W5001" not in native[2] and "cannot print a value of type function" in native[2]
+    assert native == run_cli(case, "--action", "interpret")
+
+
+def test_a_parameter_given_a_variable_assigned_both_kinds_printed_stays_refused():
+    case = CASES / "e5010_parameter_given_a_variable_assigned_both_kinds_printed.vx"
     assert_refused_then_repaired(case, check_native_subset, "E5010", "printing a closure")
     native = run_cli(case)
-    assert "W5001" in native[2] and "cannot print a value of type function" in native[2]
+    assert "W5001" in native[2] and "cannot print a value of type closure" in native[2]
     assert native[:2] == run_cli(case, "--action", "interpret")[:2]
     assert_native_as_interpreted(
-        CASES / "e5010_parameter_given_a_parameter_given_both_kinds_printed_repaired.vx")
+        CASES / "e5010_parameter_given_a_variable_assigned_both_kinds_printed_repaired.vx")
 
 
 HANDWRITTEN = """

@@ -15,8 +15,8 @@ from front import assert_native_as_interpreted, assert_prints_the_same, run_cli,
 CASES = Path(__file__).parent / "cases" / "lower_state_tuples"
 NAMES = sorted(p.stem for p in CASES.glob("*.vx") if not p.stem.startswith("e5010_"))
 # Each refused case, and what repairs it (`{case}_repaired.vx`).
-REFUSED = {("e5010_state_chosen_between_a_chosen_state_and_its_own_in_a_tuple_returned_through_"
-            "a_call"): [
+REFUSED = {("e5010_state_read_from_a_tuple_chosen_beside_a_parameter_in_a_tuple_returned_"
+            "through_a_call"): [
                ("chosen", "a tuple returned through a call giving back in it a state held by "
                           "reference other than the parameter its function gives back there")]}
 
@@ -59,8 +59,8 @@ def test_a_tuple_used_otherwise_is_refused_and_its_function_left_as_it_was(case)
 
 
 def test_a_refused_program_runs_in_the_interpreter_as_written():
-    native = run_cli(CASES / "e5010_state_chosen_between_a_chosen_state_and_its_own_in_a_tuple_"
-                             "returned_through_a_call.vx")
+    native = run_cli(CASES / "e5010_state_read_from_a_tuple_chosen_beside_a_parameter_in_a_"
+                             "tuple_returned_through_a_call.vx")
     assert native[:2] == (0, "3\n1003\n") and "W5001" in native[2]
 
 

@@ -10,7 +10,8 @@ import pytest
 from nano_vx.dump.text import to_text
 from nano_vx.passes.name_temporaries import name_temporaries
 from front import (_printed, assert_native_as_interpreted, assert_prints_the_same,
-                   assert_constant_refused_as_it_was, run_front)
+                   assert_constant_refused_as_it_was, assert_refused_then_repaired,
+                   run_front)
 
 CASES = Path(__file__).parent / "cases" / "name_temporaries"
 NAMES = sorted(p.stem for p in CASES.glob("*.vx") if not p.stem.startswith("e5010_"))
@@ -164,19 +165,30 @@ def test_a_constant_whose_value_needs_a_local_is_held_in_its_function():
     assert "let agg: ~_ = @make();\n    let value: i32 = agg.x + 1;" in text
 
 
-def test_a_tensor_constant_whose_value_needs_a_local_is_refused_and_left_as_it_was():
-    # a constant's value has no statements a `let` could go before: the interpreter runs the
-    # constant as it was written (W5001), not one reading a local no `let` binds
-    assert_constant_refused_as_it_was(CASES / "e5010_tensor_constant_reading_a_field_of_a_call.vx",
-                                      name_temporaries,
-                                      "a constant whose value needs a local of its own")
+def test_a_tensor_constant_whose_value_needs_a_local_is_held_in_its_function():
+    # outline-constant-values made the value the `let` of a function returning the tensor
+    text = to_text(run_front(CASES / "tensor_constant_reading_a_field_of_a_call.vx",
+                             name_temporaries).after)
+    assert "const C: Tensor<i32, [2], Memory::CPU_DRAM> = const_part 0 of C by C$fill;" in text
+    assert "let agg: ~_ = @make();\n    let value: Tensor<i32, [2], Memory::CPU_DRAM> = " \
+        "agg.t;\n    value\n}" in text
 
 
-def test_a_tensor_constant_binding_a_variable_in_an_arm_is_refused_and_left_as_it_was():
-    # the passes after hold a function's locals, not a constant's
-    assert_constant_refused_as_it_was(CASES / "e5010_tensor_constant_binding_a_variable.vx",
+def test_a_reference_constant_a_call_returns_binding_a_variable_is_refused_as_it_was():
+    # dereference-constants leaves a reference a call returns (it may name an element of a
+    # tensor); no function computes a reference constant's value, and the passes after hold
+    # a function's locals, not a constant's
+    assert_constant_refused_as_it_was(CASES / "e5010_reference_constant_a_call_returns.vx",
                                       name_temporaries,
                                       "a constant whose value binds a variable")
+
+
+def test_a_reference_constant_reading_one_naming_an_element_is_refused_then_repaired():
+    # a write through a copy of the tensor shows through both references, so
+    # dereference-constants leaves them
+    assert_refused_then_repaired(
+        CASES / "e5010_reference_constant_reading_one_naming_an_element.vx", name_temporaries,
+        "E5010", "a constant whose value binds a variable")
 
 
 def test_a_tensor_a_query_is_of_is_held_in_a_local_of_its_function_result_type():

@@ -1,5 +1,5 @@
-"""outline-constant-values: a constant holding a scalar, a vector or a string whose value
-binds a variable, borrows or needs a local of its own is the one part of itself, which a
+"""outline-constant-values: a constant holding a scalar, a vector, a string or a tensor whose
+value binds a variable, borrows or needs a local of its own is the one part of itself, which a
 function computing the value fills at its first read. The program prints what it printed
 (and stops where it stopped), and native code prints it too."""
 
@@ -42,7 +42,7 @@ def test_the_function_binds_the_value_and_writes_it_through_its_parameter():
 
 
 # Hand-written Lconstparts: a constant binding a variable, one computed by operators alone,
-# and one of a tensor, which no `&mut` parameter gives back.
+# and one of a tensor, which its function returns, no `&mut` parameter giving a buffer back.
 BINDING = """
     // IL: Lconstparts
     const K: i32 = if true {
@@ -68,11 +68,13 @@ BINDING = """
 """
 
 
-def test_handwritten_a_binding_scalar_is_outlined_and_the_others_are_left(run_pass):
+def test_handwritten_binding_constants_are_outlined_and_the_others_are_left(run_pass):
     ran = run_pass("outline-constant-values", BINDING)
     assert ran.codes == []
     assert "fn K$fill(part: &mut i32) {" in ran.dump
     assert "const K: i32 = const_part 0 of K by K$fill;" in ran.dump
     assert "const L: i32 = @K * 2;" in ran.dump
-    assert "fn T$fill" not in ran.dump
+    assert "fn T$fill() -> Tensor<i32, [2], Memory::CPU_DRAM> {" in ran.dump
+    assert "const T: Tensor<i32, [2], Memory::CPU_DRAM> = const_part 0 of T by T$fill;" \
+        in ran.dump
     assert _printed(ran.before) == _printed(ran.tree) == "6\n4\n"

@@ -98,9 +98,14 @@ def test_an_enum_parameter_carrying_a_tensor_handed_on_whole_is_read_by_its_part
     assert not any(n._prod in ("VariantIs", "VariantField", "Let") for n in descendants(closure))
 
 
-def test_an_enum_parameter_carrying_a_tensor_bound_whole_is_left_whole_then_refused():
+def test_an_enum_parameter_carrying_a_tensor_bound_whole_is_read_by_its_parts():
+    assert _closure_params("enum_parameter_carrying_a_tensor_bound_whole") == [
+        ["b_Empty", "b_Full_0"]]
+
+
+def test_an_enum_parameter_carrying_a_tensor_bound_to_a_mut_is_left_whole_then_refused():
     assert_refused_then_repaired(
-        CASES / "e5010_enum_parameter_carrying_a_tensor_bound_whole.vx",
+        CASES / "e5010_enum_parameter_carrying_a_tensor_bound_to_a_mut.vx",
         scalarize_aggregates, "E5010", "a closure taking an aggregate")
 
 

@@ -75,3 +75,45 @@ def test_handwritten_a_value_that_may_stop_is_split_and_literals_are_left(run_pa
     assert "@print((@Q_0, @Q_1).0);" in ran.dump
     assert "const O: (i32, bool) = (1, false);" in ran.dump
     assert _printed(ran.before) == _printed(ran.tree) == "3\n1\n"
+
+
+def test_a_tensor_part_is_what_the_function_returns_after_the_parts_it_writes():
+    text = to_text(run_front(CASES / "tensor_part_of_a_tuple.vx", split_computed_constants).after)
+    assert "fn C$fill(part: &mut i32, part#1: &mut f64) -> Tensor<i32, [2], Memory::CPU_DRAM> " \
+        "{" in text
+    assert "    *part#1 = value.2;\n    value.1\n}" in text
+    assert "const C_1: Tensor<i32, [2], Memory::CPU_DRAM> = const_part 2 of C by C$fill;" in text
+
+
+# Hand-written Lassumed: a struct whose tensor an `if` makes (in neither arm a part of the
+# literal the constant is), and one whose tensor its literal makes, which
+# hoist-constant-tensors makes a constant of its own instead.
+TENSORS = """
+    // IL: Lassumed
+    struct H {
+        t: Tensor<i32, [2]>,
+        n: i32,
+    }
+
+    const A: H = if true {
+        H { t: Tensor<i32, [2]>::fill(1), n: 1 }
+    } else {
+        H { t: Tensor<i32, [2]>::fill(2), n: 2 }
+    };
+
+    const B: H = H { t: Tensor<i32, [2]>::fill(3), n: 3 };
+
+    fn main() {
+        @print(@A.t[0] + @A.n);
+        @print(@B.t[1]);
+    }
+"""
+
+
+def test_handwritten_a_tensor_an_if_makes_is_split_and_a_literal_one_is_left(run_pass):
+    ran = run_pass("split-computed-constants", TENSORS)
+    assert ran.codes == []
+    assert "fn A$fill(part: &mut i32) -> Tensor<i32, [2]> {" in ran.dump
+    assert "const A_t: Tensor<i32, [2]> = const_part 1 of A by A$fill;" in ran.dump
+    assert "const B: H = H { t: Tensor<i32, [2]>::fill(3), n: 3 };" in ran.dump
+    assert _printed(ran.before) == _printed(ran.tree) == "2\n3\n"

@@ -1,0 +1,81 @@
+"""dereference-constants: Lconstparts -> Lconstparts.
+
+Same IL: what a read of the constant names holds the value the reference named, computed at
+the first read, as the interpreter computes the reference there."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..backend.machine_types import MACHINE
+from ..languages.lconstparts import Lconstparts as L
+from ..nanopass import Pass, descendants
+
+
+@dataclass
+class State:
+    held: set = field(default_factory=set)  # the constants now holding what they named
+
+
+dereference_constants = Pass("dereference-constants", L, L, """
+Make each constant holding a `&` to a scalar whose value names nothing that may change (no
+element of a tensor, no reference a call returns or a constant left so holds) hold the
+scalar, `*` of its value, and each read of it a borrow of it: `const R: &i32 = if c { let k = &5; k } else { &6 };` is
+`const R: i32 = *if c { .. };`, `*R` is `*&R`.
+
+Native code holds no reference in a global: a constant's value is a global's scalar parts,
+and `&5` borrows a local's cell, which a constant has none of. What the reference names
+cannot change while the program runs (a literal, a value a call computes, a constant, a
+part of a struct constant), so the number it names, read at the first read as the
+interpreter computes the reference there (a call in it printing once, a stop in it stopping
+there), is what every read through it sees, and a borrow of it at each read names that
+number as the reference did; outline-constant-values then computes a value binding a
+variable or borrowing by a function at the first read, and name-borrowed-temporaries gives
+each read's borrow a local. An element of a tensor may be written through a copy of it,
+which the reference would see, and a reference a call returns or another constant holds may
+name one: such constants stay as they are.
+""", state=State)
+
+
+def _scalar_reference(item) -> bool:
+    """Whether the constant `item` holds a `&` to a machine scalar."""
+    ty = item.type
+    return ty is not None and ty._prod == "BorrowType" and not ty.mutable and \
+        item.value is not None and ty.inner._prod == "Scalar" and ty.inner.name in MACHINE
+
+
+def _names_only_fixed(item, returning: set, referring: set) -> bool:
+    """Whether the value of the constant `item` names nothing that may change: no element of
+    a tensor, no call of a function in `returning` (of a reference), no constant in
+    `referring` (holding a reference that may name one)."""
+    return not any(n._prod == "Index" or n._prod == "Call" and (
+        n.callee._prod != "Global" or n.callee.name in returning) or
+        n._prod == "Global" and n.name in referring for n in descendants(item.value))
+
+
+@dereference_constants.on("Program")
+def _program(run, program):
+    st = run.state
+    consts = [i for i in program.items if i._prod == "ConstItem"]
+    returning = {i.name for i in program.items if i._prod == "Fn" and i.ret is not None
+                 and any(n._prod == "BorrowType" for n in descendants(i.ret))}
+    referring = {i.name for i in consts if i.type is not None and
+                 any(n._prod == "BorrowType" for n in descendants(i.type))}
+    candidates = [i for i in consts if _scalar_reference(i)]
+    while True:  # a constant reading one left a reference is left too
+        held = {i.name for i in candidates
+                if _names_only_fixed(i, returning, referring - st.held)}
+        if held == st.held:
+            break
+        st.held = held
+    if not st.held:
+        return program
+    made = run.rebuild(program)
+    return made.replace(items=tuple(
+        i.replace(type=i.type.inner, value=L["Deref"](i.value, span=i.value.span))
+        if i._prod == "ConstItem" and i.name in st.held else i for i in made.items))
+
+
+@dereference_constants.on("Global")
+def _global(run, e):
+    return L["Borrow"](e, False, span=e.span) if e.name in run.state.held else e

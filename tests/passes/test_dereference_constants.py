@@ -1,0 +1,66 @@
+"""dereference-constants: a constant holding a `&` to a scalar whose value names nothing that
+may change holds the scalar, and each read of it borrows it. The program prints what it
+printed (and stops where it stopped), and native code prints it too."""
+
+from pathlib import Path
+
+import pytest
+
+from nano_vx.dump.text import to_text
+from nano_vx.passes.dereference_constants import dereference_constants
+from front import _printed, assert_native_as_interpreted, assert_prints_the_same, run_front
+
+CASES = Path(__file__).parent / "cases" / "dereference_constants"
+NAMES = sorted(p.stem for p in CASES.glob("*.vx"))
+
+
+@pytest.mark.parametrize("case", NAMES)
+def test_output(case, snapshot_txt):
+    ran = run_front(CASES / f"{case}.vx", dereference_constants)
+    assert not ran.diagnostics.items, ran.diagnostics.render()
+    assert to_text(ran.after) == snapshot_txt
+
+
+@pytest.mark.parametrize("case", NAMES)
+def test_the_output_prints_what_the_input_printed(case):
+    assert_prints_the_same(CASES / f"{case}.vx", dereference_constants)
+
+
+@pytest.mark.parametrize("case", NAMES)
+@pytest.mark.slow  # tests/test_native.py runs every case both ways too
+def test_native_code_prints_what_the_interpreter_prints(case):
+    assert_native_as_interpreted(CASES / f"{case}.vx")
+
+
+def test_an_element_of_a_tensor_stays_a_reference():
+    text = to_text(run_front(CASES / "wide_and_chained.vx", dereference_constants).after)
+    assert "const E: &i32 = &@T[0];" in text
+    assert "const B: i64 = *(if *(&@A) > 0 {" in text
+    assert "@print(*(&@E));" not in text
+
+
+# Hand-written Lconstparts: a reference constant borrowing a literal, one a function
+# returning a reference computes, which stays, and a read of each.
+KINDS = """
+    // IL: Lconstparts
+    fn at(r: &i32) -> &i32 {
+        r
+    }
+
+    const R: &i32 = &5;
+
+    const Q: &i32 = @at(@R);
+
+    fn main() {
+        @print(*@R + *@Q);
+    }
+"""
+
+
+def test_handwritten_a_borrowed_literal_is_held_and_a_returned_reference_left(run_pass):
+    ran = run_pass("dereference-constants", KINDS)
+    assert ran.codes == []
+    assert "const R: i32 = *(&5);" in ran.dump
+    assert "const Q: &i32 = @at(&@R);" in ran.dump
+    assert "@print(*(&@R) + *@Q);" in ran.dump
+    assert _printed(ran.before) == _printed(ran.tree) == "10\n"
