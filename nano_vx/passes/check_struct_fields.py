@@ -39,7 +39,7 @@ A field a literal gives twice is E2008, a name declared twice.
 struct's parameters are erased (monomorphize), so within one literal the fields bind them:
 `Pair { a: 1.5, b: true }` for `struct Pair<T> { a: T, b: T }` is E3012 (`a` made T a
 float), and `Tensor<f32, [N]>` takes a tensor of f32 of one extent, the same N wherever N is
-named; so does `Pinned<T, Topology::X>`, which takes a value pinned on X. A literal of a name
+named (`Tensor<T, [2]>` a tensor of 2 whose elements bind T); so does `Pinned<T, Topology::X>`, which takes a value pinned on X. A literal of a name
 that is no struct is E2001. A generic struct that implements `Copy` (`impl<T> Copy for
 W<T> {}`) is copied wherever it is used, so what its parameters stand for must copy too:
 desugar-traits judges the fields as written, and this check the values an instance gives
@@ -210,9 +210,14 @@ def _unify(expected, found, bound, types, by):
         if conflict is not None or fits(found, expected.replace(inner=found.inner)):
             return conflict
         return ""
-    if not fits(found, expected):
+    # A tensor of a parameter's elements (`Tensor<T, [2]>`) fits no tensor as written: its
+    # element type and its extents are bound below, as a parameter is.
+    tensors = kind == "TensorType" and not literal(found) and \
+        value_type(found)._prod == "TensorType" and \
+        any(n._prod == "NamedType" and n.name not in types for n in descendants(expected))
+    if not tensors and not fits(found, expected):
         return ""
-    if known(expected):
+    if known(expected) and not tensors:
         return None
     found = value_type(found)
     if not known(found) and (literal(found) or found._prod == "OpaqueType"):
@@ -230,7 +235,8 @@ def _unify(expected, found, bound, types, by):
                 return conflict
         return None
     if kind == "DimInt":
-        return None if found is OPAQUE or found == expected else ""
+        return None if found is OPAQUE or found._prod == "DimInt" and \
+            found.value == expected.value else ""
     return None  # a shape this check does not take apart: not refused
 
 

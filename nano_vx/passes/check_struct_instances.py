@@ -15,6 +15,8 @@ from ..values.numbers import INT_TYPES
 _INTEGER, _FLOAT = "{integer}", "{float}"
 _KINDS = frozenset({*((_INTEGER, t) for t in INT_TYPES), *((_FLOAT, t) for t in FLOATS)})
 _TO_BOOL = frozenset("|| && == != < <= > >=".split())
+# The heads of a reference's type, `("&", Cell<i32>)`: which a place takes is not judged here.
+_REFERENCES = frozenset({"&", "&mut"})
 
 
 @dataclass
@@ -23,6 +25,7 @@ class State:
     enums: frozenset = frozenset()
     variants: dict = field(default_factory=dict)  # (enum, variant) -> its values' types
     fns: dict = field(default_factory=dict)  # name -> Fn
+    closures: dict = field(default_factory=dict)  # a local a `let` binds a closure -> it
     given: dict = field(default_factory=dict)  # id of a literal -> the GArgs it is given
     fn: object = None  # the function walked
     locals: dict = field(default_factory=dict)  # a local of the function walked -> its type
@@ -43,22 +46,26 @@ recursive call. This pass judges the values before the arguments go, as Rust doe
 whose declared type names a parameter of its struct takes a value of the type the arguments
 make it, in a literal (its arguments written, else those of the type it is given as:
 placement/struct_literal_arguments.py) or assigned (`x.v = true` of a `Cell<i32>`), and a
-value given where a type is written takes one that differs from it nowhere inside the
+value given where a type is written (a parameter's too, of a function or of the closure a
+`let` binds the variable called to) takes one that differs from it nowhere inside the
 arguments of a generic struct the erasure erases. An unsuffixed literal fits any type of its
 kind. What the checks after the erasure tell apart is theirs to judge, with their messages:
 a mismatch outside a generic struct's arguments, and one between two instances it makes
 (`Cell<Point>` and `Cell<Other>`, or a `Cell<Point>` given an `Other`).
 
 A type here is what the text says: a scalar, a struct, an enum, a tuple, a generic struct
-applied to such arguments (a `const` one to a number), or an unsuffixed literal's kind;
-anything else (a tensor, a reference, a type that names a generic function's parameter, a
-generic struct named without its arguments) is not known here and not judged. The type of a
-value: a literal's kind; a cast's type; a local's written type, else its value's; a struct
-literal's arguments, written, else those of the type it is given as, else those its fields
-bind; an enum value's enum; a call of a function, its written result (a generic one's, where
-the call writes its arguments); a
-field's declared type with its struct's arguments; a tuple's elements; an `if`'s or a
-`match`'s arms, where they agree; a comparison's bool; arithmetic on operands of known types.
+applied to such arguments (a `const` one to a number), a tensor (its element type and its
+extents, numbers or a struct's const parameters), an unsuffixed literal's kind, or a
+reference to one of those; anything else (a type that names a generic function's
+parameter, a generic struct named without its arguments) is not known here and not judged.
+The type of a value: a literal's kind; a cast's type, a tensor constructor's; a local's written type, else its
+value's; a struct literal's arguments, written, else those of the type it is given as, else
+those its fields bind; an enum value's enum; a call of a function, its written result (a
+generic one's, where the call writes its arguments), and of the closure a `let` binds, its
+body's value; a borrow's reference and a dereference's referent; a field's declared type
+with its struct's arguments (read through a reference too); a tuple's elements; an `if`'s
+or a `match`'s arms, where they agree; a comparison's bool; arithmetic on operands of known
+types.
 """, state=State, skip=DESCRIPTIONS)
 
 
@@ -78,6 +85,10 @@ def _program(run, node):
 def _fn(run, node):
     st = run.state
     st.fn, st.locals = node, {}
+    # A variable bound once to a closure holds that closure wherever it is called (locals are
+    # unique within a function); one `let mut` may come to hold another.
+    st.closures = {n.name: n.value for n in descendants(node) if n._prod == "Let"
+                   and not n.mutable and n.value._prod == "Closure"}
     for p in node.params:
         st.locals[p.name] = _written(run, fixed(p.type, node))
     st.result = result = _written(run, fixed(node.ret, node))
@@ -133,7 +144,7 @@ def _erased_field(run, struct, name: str) -> bool:
     arguments erase-struct-arguments erases: what is given there is not judged after it."""
     decl, declared = _declared(run, struct, name)
     return declared is not None and _names_a_parameter(declared, decl) and \
-        _erased(run, struct)
+        _erased(run, _through(struct))
 
 
 def _place(e) -> str:
@@ -162,11 +173,17 @@ def _return(run, node):
 def _call(run, node):
     run.descend(node)
     fn, bound = _callee(run, node)
-    if fn is None:
+    closure = run.state.closures.get(node.callee.name) if node.callee._prod == "Local" \
+        else None
+    if fn is None and closure is None:
         return
-    name = display_name(fn.name)
-    for i, (param, arg) in enumerate(zip(fn.params, node.args), 1):
-        takes, shown = _written(run, param.type, bound), display_name(param.name)
+    # A closure's parameters are written in the function walked, as its `let`s are.
+    name, params, bound = (display_name(fn.name), fn.params, bound) if fn is not None else \
+        (display_name(node.callee.name), closure.params, None)
+    for i, (param, arg) in enumerate(zip(params, node.args), 1):
+        takes = _written(run, fixed(param.type, run.state.fn) if fn is None else param.type,
+                         bound)
+        shown = display_name(param.name)
         _judge(run, "E3003", arg, takes,
                lambda found: f"argument {i} of '{name}' is {_shown(found)}, but its "
                              f"parameter '{shown}' is {_shown(takes)}", callee=name, argument=i)
@@ -265,8 +282,13 @@ def _fits(found, expected) -> bool:
     if isinstance(found, str) or isinstance(expected, str):
         return found == expected or (found, expected) in _KINDS or \
             (expected, found) in _KINDS
-    return len(found) == len(expected) and found[0] == expected[0] and \
+    return len(found) == len(expected) and _alike(found[0], expected[0]) and \
         all(_fits(f, e) for f, e in zip(found[1:], expected[1:]))
+
+
+def _alike(a: str, b: str) -> bool:
+    """Whether two types' heads are of one kind: the same, or two references."""
+    return a == b or a in _REFERENCES and b in _REFERENCES
 
 
 def _hidden(run, found, expected) -> bool:
@@ -276,7 +298,7 @@ def _hidden(run, found, expected) -> bool:
     instances it makes (`Cell<Point>`, `Cell<Other>`) or differ outside a generic struct's
     arguments, the checks after it tell them apart, with their codes."""
     if not (isinstance(found, tuple) and isinstance(expected, tuple) and
-            len(found) == len(expected) and found[0] == expected[0]):
+            len(found) == len(expected) and _alike(found[0], expected[0])):
         return False
     if found[0] != "(" and (_erased(run, found) or _erased(run, expected)):
         return True
@@ -349,7 +371,22 @@ def _written(run, ty, bound=None):
         return (ty.name, *_arguments(run, decl, ty.args, bound))
     if kind == "TupleType":
         return ("(", *(_written(run, e, bound) for e in ty.elems))
+    if kind == "BorrowType":
+        inner = _written(run, ty.inner, bound)
+        return None if inner is None else ("&mut" if ty.mutable else "&", inner)
+    if kind == "TensorType":
+        # `Tensor<f32, [N]>` of a `Row<4>` holds 4: erased, a tensor of 3 would be read past
+        # its end. Its memory is not judged.
+        return ("Tensor", _written(run, ty.elem, bound), *(_extent(d, bound) for d in ty.dims))
     return None
+
+
+def _extent(dim, bound):
+    """A tensor's written extent as a number (its text), where a literal or a struct's
+    const parameter gives it; None otherwise."""
+    if dim._prod == "DimInt":
+        return str(dim.value)
+    return bound.get(dim.name) if dim._prod == "DimName" and bound is not None else None
 
 
 def _type(run, e):
@@ -358,7 +395,7 @@ def _type(run, e):
     kind = e._prod
     if kind in ("Int", "Float", "Bool"):
         return {"Int": _INTEGER, "Float": _FLOAT, "Bool": "bool"}[kind]
-    if kind == "Cast":
+    if kind in ("Cast", "TensorNew", "TensorLit"):
         return _written(run, e.type)
     if kind == "Local":
         return st.locals.get(e.name)
@@ -386,7 +423,17 @@ def _type(run, e):
         return _field_type(run, _type(run, e.base), e.field)
     if kind == "Call":
         fn, bound = _callee(run, e)
-        return _written(run, fn.ret, bound) if fn is not None else None
+        if fn is not None:
+            return _written(run, fn.ret, bound)
+        closure = st.closures.get(e.callee.name) if e.callee._prod == "Local" else None
+        return _type(run, closure.body.value) \
+            if closure is not None and closure.body.value is not None else None
+    if kind == "Borrow":
+        inner = _type(run, e.value)
+        return None if inner is None else ("&mut" if e.mutable else "&", inner)
+    if kind == "Deref":
+        ref = _type(run, e.value)
+        return ref[1] if isinstance(ref, tuple) and ref[0] in _REFERENCES else None
     if kind == "Unary":
         return _type(run, e.operand)
     if kind == "Binary":
@@ -425,6 +472,7 @@ def _literal_type(run, lit):
 def _declared(run, struct, name: str):
     """The declaration of the struct of type `struct` and the type it declares its field
     `name` of (None, None where either is not known)."""
+    struct = _through(struct)
     decl = run.state.structs.get(struct[0]) if isinstance(struct, tuple) else None
     declared = next((f.type for f in decl.fields if f.name == name), None) \
         if decl is not None else None
@@ -437,7 +485,14 @@ def _field_type(run, struct, name: str):
     decl, declared = _declared(run, struct, name)
     if declared is None:
         return None
-    return _written(run, declared, {g.name: a for g, a in zip(decl.generics, struct[1:])})
+    args = _through(struct)[1:]
+    return _written(run, declared, {g.name: a for g, a in zip(decl.generics, args)})
+
+
+def _through(ty):
+    """The type of what a value of type ty names: ty, or what a reference refers to (a field
+    is read through it)."""
+    return ty[1] if isinstance(ty, tuple) and ty[0] in _REFERENCES else ty
 
 
 def _shown(ty) -> str:
@@ -448,5 +503,9 @@ def _shown(ty) -> str:
         return ty
     if ty[0] == "(":
         return f"({', '.join(map(_shown, ty[1:]))})"
+    if ty[0] in _REFERENCES:
+        return f"{ty[0]}{' ' * (ty[0] == '&mut')}{_shown(ty[1])}"
+    if ty[0] == "Tensor":
+        return f"Tensor<{_shown(ty[1])}, [{', '.join(map(_shown, ty[2:]))}]>"
     name = display_name(ty[0])
     return name if len(ty) == 1 else f"{name}<{', '.join(map(_shown, ty[1:]))}>"

@@ -1,4 +1,5 @@
-"""check-struct-arguments: a struct's const argument not known while compiling is E3047."""
+"""check-struct-arguments: a struct's const argument not known while compiling is E3047, and so
+is another number of arguments than its parameters; a type argument naming no type is E3029."""
 
 from pathlib import Path
 
@@ -15,6 +16,9 @@ REFUSED = {
                                 "compiling: it is a run-time value"),
     "run_time_literal": ("E3047", "'N' of 'Row' is a const i32, but 'n' is not known while "
                                   "compiling"),
+    "wrong_number_of_type_arguments": ("E3047", "'Cell' takes 1 generic argument, but this "
+                                                "gives it 2"),
+    "unknown_type_argument": ("E3029", "the type 'Pont' given to 'Cell' names no type"),
 }
 
 
@@ -53,3 +57,17 @@ def test_handwritten_a_field_type_names_its_own_struct_parameter(run_pass):
         fn main() {}
     """)
     assert ran.codes == ["E3047"]
+
+
+def test_handwritten_a_name_inside_a_struct_argument_is_refused_once(run_pass):
+    ran = run_pass("check-struct-arguments", """
+        // IL: Lresolved
+        struct Cell<T> {
+            v: T,
+        }
+
+        fn main() {
+            let c: Cell<Cell<Nope>> = Cell { v: Cell { v: 1 } };
+        }
+    """)
+    assert ran.codes == ["E3029"]

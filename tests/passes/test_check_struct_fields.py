@@ -29,6 +29,8 @@ REFUSED = {
                                 "Tensor<f32, [5], Memory::CPU_DRAM>"),
     "generic_element": ("E3012", "field 'data' of 'Row' is Tensor<f32, [N], Memory::CPU_DRAM>, "
                                  "but this value is Tensor<i32, [4], Memory::CPU_DRAM>"),
+    "generic_element_type": ("E3012", "field 'k' of 'Buf' is T, and field 'data' made T = "
+                                      "i32, but this value is {float}"),
     "generic_argument": ("E3012", "field 'v' of 'Cell<Tensor<i32, [2]>>' is "
                                   "Tensor<i32, [2], Memory::CPU_DRAM>, but this value is "
                                   "Tensor<i32, [3], Memory::CPU_DRAM>"),
