@@ -70,7 +70,7 @@ def _fn(run, fn):
         parts = each[0]
         if not any(parts) or any(p is False for p in parts) or \
                 any(other != parts for other in each) or not all(
-                _giveable(a, q, p, st.parts) for c in calls if c.callee.name == name
+                _giveable(a, q, st.parts) for c in calls if c.callee.name == name
                 for a, p, q in zip(c.args, parts, closures[0].params) if p) or not all(
                 _read_by_parts(c.body, p.name) for c in closures for p in c.params
                 if st.parts.carries_tensor(p.type)):
@@ -97,17 +97,13 @@ def _read_by_parts(body, name: str) -> bool:
                 if n._prod == "Local" and n.name == name)
 
 
-def _giveable(a, param, split: list, parts: Parts) -> bool:
+def _giveable(a, param, parts: Parts) -> bool:
     """Whether a call may give the parts of a for param: a value of an enum carrying a
     tensor only as a literal or a variable, whose tensor part scalarize-aggregates gives as
     the variable's own part, whatever variant it holds (another's part of a value made
-    elsewhere would be a buffer made for the call, that no one drops); a generic struct's
-    other than as a literal, whose erased field's numbers the interpreter holds as the i32
-    or f64 they are written as, not as the parameter's arguments type them, where native code
-    would type its part of no written type as another call gives it."""
+    elsewhere would be a buffer made for the call, that no one drops)."""
     return _plain(a, parts) and (a._prod in ("EnumValue", "Local")
-                                 or not parts.carries_tensor(param.type)) and \
-        not (a._prod in ("StructLit", "Tuple") and any(ty is None for _, ty in split))
+                                 or not parts.carries_tensor(param.type))
 
 
 def _plain(e, parts: Parts) -> bool:
@@ -123,6 +119,9 @@ def _plain(e, parts: Parts) -> bool:
         return e.value._prod == "Local"
     if e._prod == "Unary":  # a negative constant
         return e.op == "-" and e.operand._prod in ("Int", "Float")
+    if e._prod == "Cast":  # a literal typed by the generic struct's arguments it is given
+        return e.value._prod in ("Int", "Float") or _plain(e.value, parts) and \
+            e.value._prod == "Unary"
     if e._prod == "StructLit":
         return all(_plain(f.value, parts) for f in e.fields)
     if e._prod == "Tuple":

@@ -115,8 +115,8 @@ def test_a_generic_struct_parameter_is_its_fields_its_erased_one_of_no_type():
     assert [(p.name, p.type) for p in twice.params][0] == ("c_v", None)
 
 
-def test_a_generic_struct_given_as_a_literal_is_left_whole_then_refused():
-    assert_refused_then_repaired(CASES / "e5010_generic_struct_literal_given.vx",
+def test_a_generic_struct_given_a_literal_of_an_operator_is_left_whole_then_refused():
+    assert_refused_then_repaired(CASES / "e5010_generic_struct_literal_of_an_operator_given.vx",
                                  scalarize_aggregates, "E5010", "a closure taking an aggregate")
 
 
