@@ -51,6 +51,23 @@ _METHOD_DEST = {"to_device": "NPU_HBM", "to_device_relaxed": "NPU_HBM",
                 "to_gpu": "GPU_HBM", "to_gpu_relaxed": "GPU_HBM"}
 
 
+def _gives_literals(e) -> bool:
+    """Whether e is of unsuffixed literals alone, or an `if` or a `match` each of whose arms
+    gives such a value and does nothing else (`if c { 1 << 40 } else { 0 }`), whose literals
+    the context types as it types the arms'."""
+    if e._prod == "IfExpr":
+        return all(not b.stmts and b.value is not None and _gives_literals(b.value)
+                   for b in (e.then, e.orelse))
+    if e._prod == "MatchValue":
+        return all(not c.body.stmts and c.body.value is not None
+                   and _gives_literals(c.body.value) for c in e.cases)
+    return of_literals(e)
+
+
+def _quiet(e) -> bool:
+    return e._prod in ("Var", "Local", "Int", "Float", "Bool")
+
+
 def _plain_int_literal(node, hint):
     """The value of an integer literal that stays a plain (i32 or untyped) int, else None."""
     if node._prod != "Int" or hint in INT_TYPES and hint != "i32":
@@ -272,9 +289,16 @@ class ExprMixin:
         type: the literals compute nothing seen, unless they stop (`(1 / 0) + f()` calls f
         first), which native code, typing them before it runs, does first."""
         op, span = node.op, node.span
-        on_left = of_literals(node.left) and not of_literals(node.right)
+        on_left = _gives_literals(node.left) and not _gives_literals(node.right)
         literals, other = (node.left, node.right) if on_left else (node.right, node.left)
-        if not (literals._prod in ("Binary", "Unary") and of_literals(literals)):
+        if literals._prod in ("IfExpr", "MatchValue"):
+            # The other runs first: where it is written only when it is left of the `if`,
+            # or when one of the two does nothing seen (a variable).
+            tested = literals.cond if literals._prod == "IfExpr" else literals.scrutinee
+            if not _gives_literals(literals) or (
+                    on_left and not (_quiet(other) or _quiet(tested))):
+                return None
+        elif not (literals._prod in ("Binary", "Unary") and of_literals(literals)):
             return None
         typed, first = self.expr(literals, sc, PLACE), self.expr(other, sc)
 
