@@ -292,12 +292,14 @@ class ExprMixin:
         on_left = _gives_literals(node.left) and not _gives_literals(node.right)
         literals, other = (node.left, node.right) if on_left else (node.right, node.left)
         if literals._prod in ("IfExpr", "MatchValue"):
-            # The other runs first: where it is written only when it is left of the `if`,
-            # or when one of the two does nothing seen (a variable).
-            tested = literals.cond if literals._prod == "IfExpr" else literals.scrutinee
-            if not _gives_literals(literals) or (
-                    on_left and not (_quiet(other) or _quiet(tested))):
+            if not _gives_literals(literals):
                 return None
+            tested = literals.cond if literals._prod == "IfExpr" else literals.scrutinee
+            if on_left and not (_quiet(other) or _quiet(tested)):
+                # The condition runs before the other, the arm it chose after.
+                if literals._prod == "MatchValue":
+                    return None
+                return self._if_typed_by_the_other(node, sc)
         elif not (literals._prod in ("Binary", "Unary") and of_literals(literals)):
             return None
         typed, first = self.expr(literals, sc, PLACE), self.expr(other, sc)
@@ -306,6 +308,24 @@ class ExprMixin:
             b = first(f)
             a = run_placed(self, typed, f, held_type(b))
             return (a, b) if on_left else (b, a)
+        return self._operated(op, operands, span)
+
+    def _if_typed_by_the_other(self, node, sc):
+        """`(if f() { 1 << 40 } else { 0 }) + g()`: f, then g, then the arm f chose, its
+        literals of the type g's value holds."""
+        e, span, truth = node.left, node.span, self.truth
+        cond, first = self.expr(e.cond, sc), self.expr(node.right, sc)
+        then, orelse = self.expr_block(e.then, sc, PLACE), self.expr_block(e.orelse, sc, PLACE)
+
+        def operands(f):
+            c = cond(f)
+            arm = then if c is True or (c is not False and truth(c, e.span)) else orelse
+            b = first(f)
+            return run_placed(self, arm, f, held_type(b)), b
+        return self._operated(node.op, operands, span)
+
+    @staticmethod
+    def _operated(op, operands, span):
         if op in _COMPARE:
             return lambda f: _compared(op, *operands(f), span)
         return lambda f: arith(op, *operands(f), span)

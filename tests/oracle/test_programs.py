@@ -261,6 +261,7 @@ def test_an_if_or_a_match_of_literals_takes_the_other_operands_type():
     # that wraps. The condition runs where it is written, before a call right of it.
     assert output("""
 fn three() -> i64 { print(7); 3 }
+fn yes() -> bool { print(6); true }
 fn main() {
     let x: i64 = 1;
     let u: u8 = 250;
@@ -270,5 +271,7 @@ fn main() {
     print(x + match x { 1 => 1 << 41, _ => 0 });
     print(u + if c { 10 } else { 0 });
     print((if c { 1 << 40 } else { 0 }) + three());
+    print((if yes() { 1 << 40 } else { 0 }) + three());
 }
-""") == "1099511627777\n1099511627777\n2199023255553\n4\n7\n1099511627779\n"
+""") == ("1099511627777\n1099511627777\n2199023255553\n4\n7\n1099511627779\n"
+         "6\n7\n1099511627779\n")
