@@ -296,10 +296,7 @@ class ExprMixin:
                 return None
             tested = literals.cond if literals._prod == "IfExpr" else literals.scrutinee
             if on_left and not (_quiet(other) or _quiet(tested)):
-                # The condition runs before the other, the arm it chose after.
-                if literals._prod == "MatchValue":
-                    return None
-                return self._if_typed_by_the_other(node, sc)
+                return self._arm_typed_by_the_other(node, sc)
         elif not (literals._prod in ("Binary", "Unary") and of_literals(literals)):
             return None
         typed, first = self.expr(literals, sc, PLACE), self.expr(other, sc)
@@ -310,19 +307,41 @@ class ExprMixin:
             return (a, b) if on_left else (b, a)
         return self._operated(op, operands, span)
 
-    def _if_typed_by_the_other(self, node, sc):
-        """`(if f() { 1 << 40 } else { 0 }) + g()`: f, then g, then the arm f chose, its
-        literals of the type g's value holds."""
-        e, span, truth = node.left, node.span, self.truth
-        cond, first = self.expr(e.cond, sc), self.expr(node.right, sc)
-        then, orelse = self.expr_block(e.then, sc, PLACE), self.expr_block(e.orelse, sc, PLACE)
+    def _arm_typed_by_the_other(self, node, sc):
+        """`(if f() { 1 << 40 } else { 0 }) + g()`, or a `match f() { .. }`: f, then g, then
+        the arm f chose, its literals of the type g's value holds."""
+        choose, first = self._chooser(node.left, sc, PLACE), self.expr(node.right, sc)
 
         def operands(f):
-            c = cond(f)
-            arm = then if c is True or (c is not False and truth(c, e.span)) else orelse
+            arm = choose(f)
             b = first(f)
             return run_placed(self, arm, f, held_type(b)), b
-        return self._operated(node.op, operands, span)
+        return self._operated(node.op, operands, node.span)
+
+    def _chooser(self, e, sc, hint):
+        """`choose(frame) ->` the arm of the `if` or `match` e its condition or scrutinee
+        picks, its literals of the type `hint` fixes."""
+        if e._prod == "IfExpr":
+            cond, truth = self.expr(e.cond, sc), self.truth
+            then, orelse = self.expr_block(e.then, sc, hint), self.expr_block(e.orelse, sc, hint)
+
+            def choose_arm(f):
+                c = cond(f)
+                return then if c is True or (c is not False and truth(c, e.span)) else orelse
+            return choose_arm
+        scrutinee, cases = self.expr(e.scrutinee, sc), []
+        for case in e.cases:
+            sc.push()
+            cases.append((self.pattern(case.pattern, sc), self.expr_block(case.body, sc, hint)))
+            sc.pop()
+
+        def choose_case(f):
+            v = unplace(referent(scrutinee(f), e.span))  # `match r` of a reference: its value
+            for test, body in cases:
+                if test(v, f):
+                    return body
+            stop("E9006", e.span, f"no case of this `match` matches this {describe(v)}")
+        return choose_case
 
     @staticmethod
     def _operated(op, operands, span):
@@ -557,15 +576,8 @@ class ExprMixin:
 
     @EXPRESSIONS.on("IfExpr")
     def x_IfExpr(self, node, sc, hint):
-        cond, span, truth = self.expr(node.cond, sc), node.span, self.truth
-        then, orelse = self.expr_block(node.then, sc, hint), self.expr_block(node.orelse, sc, hint)
-
-        def if_(f):
-            c = cond(f)
-            if c is True or (c is not False and truth(c, span)):
-                return then(f)
-            return orelse(f)
-        return if_
+        choose = self._chooser(node, sc, hint)
+        return lambda f: choose(f)(f)
 
     @EXPRESSIONS.on("MethodCall")
     def x_MethodCall(self, node, sc, hint):
@@ -819,21 +831,8 @@ class ExprMixin:
 
     @EXPRESSIONS.on("MatchValue")
     def x_MatchValue(self, node, sc, hint):
-        scrutinee, span = self.expr(node.scrutinee, sc), node.span
-        cases = []
-        for case in node.cases:
-            sc.push()
-            test = self.pattern(case.pattern, sc)
-            cases.append((test, self.expr_block(case.body, sc, hint)))
-            sc.pop()
-
-        def match(f):
-            v = unplace(referent(scrutinee(f), span))  # `match r` of a reference: its value
-            for test, body in cases:
-                if test(v, f):
-                    return body(f)
-            stop("E9006", span, f"no case of this `match` matches this {describe(v)}")
-        return match
+        choose = self._chooser(node, sc, hint)
+        return lambda f: choose(f)(f)
 
     def pattern(self, p, sc):
         """`test(value, frame) -> bool` for pattern p; a name it binds is stored in its slot

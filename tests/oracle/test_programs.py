@@ -272,6 +272,7 @@ fn main() {
     print(u + if c { 10 } else { 0 });
     print((if c { 1 << 40 } else { 0 }) + three());
     print((if yes() { 1 << 40 } else { 0 }) + three());
+    print(match yes() { true => 1 << 41, false => 0 } + three());
 }
 """) == ("1099511627777\n1099511627777\n2199023255553\n4\n7\n1099511627779\n"
-         "6\n7\n1099511627779\n")
+         "6\n7\n1099511627779\n6\n7\n2199023255555\n")
