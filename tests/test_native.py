@@ -65,9 +65,6 @@ NOT_LOWERED = {
     # A constant holding an aggregate holding two tensors a call makes (the function
     # computing it returns one tensor): inline-aggregate-constants refuses it.
     "tests/passes/cases/inline_aggregate_constants/e5010_holding_two_tensors_a_call_makes.vx",
-    # A constant holding a tensor that may be made by ::uninit() (check-native-subset): no
-    # global holds its elements' written-flags.
-    "tests/passes/cases/type_scalars/e5010_constant_holding_an_uninit_tensor.vx",
     # A constant holding a reference a call returns whose value binds a variable
     # (name-temporaries): no function computes a reference constant's value.
     "tests/passes/cases/name_temporaries/e5010_reference_constant_a_call_returns.vx",
