@@ -62,8 +62,8 @@ is read by its elements, each `C[i]` a `ReadWritten(C[i], C_written)`, and a nam
 gives its tensor (`let a = C;`, `&C`) is given those flags (`let a_written = C_written;`),
 which every write through it sets, as the interpreter's constant shares its tensor. What else would see
 its elements (a call or launch of something else, a return of one it was lent, a row not
-printed, such a constant used other than by its elements, a print of a tensor of rank 0,
-which has no element to index) is refused (E5010), and the default action runs the program in the
+printed, such a constant used other than by its elements, a tensor assigned whole, a print
+of a tensor of rank 0, which has no element to index) is refused (E5010), and the default action runs the program in the
 interpreter. An index of a write that might not compute the same twice (a call, an element,
 a local the statement might change) is computed once, into a `let`, first. A tensor
 settle-written-tensors found written before any read is made by `new()` by then and costs
@@ -234,6 +234,9 @@ def _assign(run, s):
     flags = run.state.flags.get(base.name) if base is not None else None
     if flags is None:
         return run.rebuild(s)
+    if not indices:  # assigned whole: its flags would be another tensor's
+        _refuse(run, s)
+        return s
     # The value might change a local an index reads before the flag is set: such an index,
     # as one that might compute otherwise anyway, is computed once first, as it is there.
     lets, indices = settled(indices, set(run.state.flags) | run.state.assigned,
