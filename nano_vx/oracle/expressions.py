@@ -51,6 +51,23 @@ _METHOD_DEST = {"to_device": "NPU_HBM", "to_device_relaxed": "NPU_HBM",
                 "to_gpu": "GPU_HBM", "to_gpu_relaxed": "GPU_HBM"}
 
 
+def _gives_literals(e) -> bool:
+    """Whether e is of unsuffixed literals alone, or an `if` or a `match` each of whose arms
+    gives such a value and does nothing else (`if c { 1 << 40 } else { 0 }`), whose literals
+    the context types as it types the arms'."""
+    if e._prod == "IfExpr":
+        return all(not b.stmts and b.value is not None and _gives_literals(b.value)
+                   for b in (e.then, e.orelse))
+    if e._prod == "MatchValue":
+        return all(not c.body.stmts and c.body.value is not None
+                   and _gives_literals(c.body.value) for c in e.cases)
+    return of_literals(e)
+
+
+def _quiet(e) -> bool:
+    return e._prod in ("Var", "Local", "Int", "Float", "Bool")
+
+
 def _plain_int_literal(node, hint):
     """The value of an integer literal that stays a plain (i32 or untyped) int, else None."""
     if node._prod != "Int" or hint in INT_TYPES and hint != "i32":
@@ -285,9 +302,15 @@ class ExprMixin:
         type: the literals compute nothing seen, unless they stop (`(1 / 0) + f()` calls f
         first), which native code, typing them before it runs, does first."""
         op, span = node.op, node.span
-        on_left = of_literals(node.left) and not of_literals(node.right)
+        on_left = _gives_literals(node.left) and not _gives_literals(node.right)
         literals, other = (node.left, node.right) if on_left else (node.right, node.left)
-        if not (literals._prod in ("Binary", "Unary") and of_literals(literals)):
+        if literals._prod in ("IfExpr", "MatchValue"):
+            if not _gives_literals(literals):
+                return None
+            tested = literals.cond if literals._prod == "IfExpr" else literals.scrutinee
+            if on_left and not (_quiet(other) or _quiet(tested)):
+                return self._arm_typed_by_the_other(node, sc)
+        elif not (literals._prod in ("Binary", "Unary") and of_literals(literals)):
             return None
         typed, first = self.expr(literals, sc, PLACE), self.expr(other, sc)
 
@@ -295,6 +318,46 @@ class ExprMixin:
             b = first(f)
             a = run_placed(self, typed, f, held_type(b))
             return (a, b) if on_left else (b, a)
+        return self._operated(op, operands, span)
+
+    def _arm_typed_by_the_other(self, node, sc):
+        """`(if f() { 1 << 40 } else { 0 }) + g()`, or a `match f() { .. }`: f, then g, then
+        the arm f chose, its literals of the type g's value holds."""
+        choose, first = self._chooser(node.left, sc, PLACE), self.expr(node.right, sc)
+
+        def operands(f):
+            arm = choose(f)
+            b = first(f)
+            return run_placed(self, arm, f, held_type(b)), b
+        return self._operated(node.op, operands, node.span)
+
+    def _chooser(self, e, sc, hint):
+        """`choose(frame) ->` the arm of the `if` or `match` e its condition or scrutinee
+        picks, its literals of the type `hint` fixes."""
+        if e._prod == "IfExpr":
+            cond, truth = self.expr(e.cond, sc), self.truth
+            then, orelse = self.expr_block(e.then, sc, hint), self.expr_block(e.orelse, sc, hint)
+
+            def choose_arm(f):
+                c = cond(f)
+                return then if c is True or (c is not False and truth(c, e.span)) else orelse
+            return choose_arm
+        scrutinee, cases = self.expr(e.scrutinee, sc), []
+        for case in e.cases:
+            sc.push()
+            cases.append((self.pattern(case.pattern, sc), self.expr_block(case.body, sc, hint)))
+            sc.pop()
+
+        def choose_case(f):
+            v = unplace(referent(scrutinee(f), e.span))  # `match r` of a reference: its value
+            for test, body in cases:
+                if test(v, f):
+                    return body
+            stop("E9006", e.span, f"no case of this `match` matches this {describe(v)}")
+        return choose_case
+
+    @staticmethod
+    def _operated(op, operands, span):
         if op in _COMPARE:
             return lambda f: _compared(op, *operands(f), span)
         return lambda f: arith(op, *operands(f), span)
@@ -526,15 +589,8 @@ class ExprMixin:
 
     @EXPRESSIONS.on("IfExpr")
     def x_IfExpr(self, node, sc, hint):
-        cond, span, truth = self.expr(node.cond, sc), node.span, self.truth
-        then, orelse = self.expr_block(node.then, sc, hint), self.expr_block(node.orelse, sc, hint)
-
-        def if_(f):
-            c = cond(f)
-            if c is True or (c is not False and truth(c, span)):
-                return then(f)
-            return orelse(f)
-        return if_
+        choose = self._chooser(node, sc, hint)
+        return lambda f: choose(f)(f)
 
     @EXPRESSIONS.on("MethodCall")
     def x_MethodCall(self, node, sc, hint):
@@ -788,21 +844,8 @@ class ExprMixin:
 
     @EXPRESSIONS.on("MatchValue")
     def x_MatchValue(self, node, sc, hint):
-        scrutinee, span = self.expr(node.scrutinee, sc), node.span
-        cases = []
-        for case in node.cases:
-            sc.push()
-            test = self.pattern(case.pattern, sc)
-            cases.append((test, self.expr_block(case.body, sc, hint)))
-            sc.pop()
-
-        def match(f):
-            v = unplace(referent(scrutinee(f), span))  # `match r` of a reference: its value
-            for test, body in cases:
-                if test(v, f):
-                    return body(f)
-            stop("E9006", span, f"no case of this `match` matches this {describe(v)}")
-        return match
+        choose = self._chooser(node, sc, hint)
+        return lambda f: choose(f)(f)
 
     def pattern(self, p, sc):
         """`test(value, frame) -> bool` for pattern p; a name it binds is stored in its slot

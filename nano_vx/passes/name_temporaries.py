@@ -15,6 +15,7 @@ from ..scalars.aggregate_types import Shaped, settled
 from ..scalars.aggregates import Names, Refused
 from ..scalars.constant_values import acting_constants
 from ..scalars.function_locals import changed_locals, tensor_locals
+from ..values.literals import of_literals
 from ..scalars.temporaries import held_aggregate, held_field, holds_statements, \
     queried_temporary, reordered
 
@@ -53,7 +54,9 @@ y; let agg = g(&mut y); let agg#1 = h(); let agg#2 = f(ordered, agg, agg#1.x);`.
 the right of `&&` or `||` computes may not run at all, and a loop's condition runs once per
 turn: expand-lazy-conditions wrote one that needs a `let` as the `if` or the loop it means,
 and an `if` whose arms hold statements (or give such an `if`) is held in a local of its
-own. Each `transfer`, launch and `try_pin` of such a statement is held in a local with its calls, in order, and an extent
+own. A `match` whose cases bind no name and give literals alone (`x + match k { 1 => 1 <<
+40, _ => 0 }`) stays in place, as an `if` of plain values does, so that its literals take
+the other operand's type. Each `transfer`, launch and `try_pin` of such a statement is held in a local with its calls, in order, and an extent
 read is taken as what it is, a read (`g(transfer(t, M)[0], f(1).x)` is `let agg = transfer(t,
 M); let ordered = agg[0]; let agg#1 = f(1); ..`). What a function called by name returns
 whose placement is queried is held too, in a local of the function's result type, so that
@@ -375,8 +378,21 @@ def _match(run, e):
     st = run.state
     before = st.effects
     out = _matched(run, e)
+    if all(_plain_case(c) for c in e.cases):
+        return out  # an `if` chain of plain values, whose literals its operand types
     st.effects = before  # its `if` chain needs statements of its own: a `let`
     return _temp(run, e, out)
+
+
+def _plain_case(case) -> bool:
+    """A case binding no name whose value is unsuffixed literals alone: `1 => 1 << 41`."""
+    return (not case.body.stmts and case.body.value is not None
+            and of_literals(case.body.value) and not _binds_names(case.pattern))
+
+
+def _binds_names(pattern) -> bool:
+    return pattern._prod == "PBind" or any(
+        _binds_names(a) for a in getattr(pattern, "alts", ()) + getattr(pattern, "args", ()))
 
 
 @name_temporaries.on("StructLit")

@@ -38,8 +38,10 @@ holds it (but the last's, held where no other is) and the scalar parts of what i
 Shape::Rect(s_Rect_0, s_Rect_1) };`. An argument is split where reading its parts twice
 is reading it once: a variable, what a reference variable refers to, a constant (one a call
 computes too), a field or an element of one, or a literal of those and constants, a negative
-one too (`t((3, 4))` is `t(3, 4)`); a closure with a call given another, or with a parameter
-of a generic struct, is left whole, for scalarize-aggregates to refuse. An enum a variant of
+one too (`t((3, 4))` is `t(3, 4)`); a closure with a call given another is left whole, for
+scalarize-aggregates to refuse. A generic struct's erased field is a parameter of no
+written type (`|c: Cell<f64>|` is `|c_v|`), which native code types as each call gives it.
+An enum a variant of
 which carries a tensor is its tensors too (another variant's, one no read sees: an empty
 buffer where a `?` extent is): put together again, those would be buffers no one drops, so
 its closure reads it only by its parts (`b is Buf::Full` is `b_Full`, `b.Buf::Full.0` is
@@ -64,7 +66,7 @@ def _fn(run, fn):
     calls = [n for n in descendants(fn) if n._prod == "Call" and n.callee._prod == "Local"]
     st.split, st.enums_taken = {}, {}
     for name, closures in called_closures(fn).items():
-        each = [[st.parts.of(p.type) for p in c.params] for c in closures]
+        each = [[st.parts.of(p.type, untyped=True) for p in c.params] for c in closures]
         parts = each[0]
         if not any(parts) or any(p is False for p in parts) or \
                 any(other != parts for other in each) or not all(
@@ -117,6 +119,9 @@ def _plain(e, parts: Parts) -> bool:
         return e.value._prod == "Local"
     if e._prod == "Unary":  # a negative constant
         return e.op == "-" and e.operand._prod in ("Int", "Float")
+    if e._prod == "Cast":  # a literal typed by the generic struct's arguments it is given
+        return e.value._prod in ("Int", "Float") or _plain(e.value, parts) and \
+            e.value._prod == "Unary"
     if e._prod == "StructLit":
         return all(_plain(f.value, parts) for f in e.fields)
     if e._prod == "Tuple":

@@ -23,8 +23,9 @@ class State:
 
 
 type_generic_field_literals = Pass("type-generic-field-literals", L, L, """
-Cast each unsuffixed literal given to a generic struct's field of type `T` to the scalar type
-the struct's arguments make T, as `0.1f32` or `3000000000i64` would be written.
+Cast each unsuffixed literal given to a generic struct's field of type `T` (or as an element
+of a tensor literal given to one of type `Tensor<T, ..>`) to the scalar type the struct's
+arguments make T, as `0.1f32` or `3000000000i64` would be written.
 
 The arguments are those the literal writes or those of the type it is given as (a `let`, a
 parameter, a call's written generic arguments, a result, a field, a variant's value:
@@ -60,6 +61,9 @@ def _struct_lit(run, node):
         ty = declared.get(given.name)
         if ty is not None and ty._prod == "NamedType" and ty.name in scalars:
             given = given.replace(value=_typed(run, given.value, scalars[ty.name]))
+        elif ty is not None and ty._prod == "TensorType" and ty.elem._prod == "NamedType" \
+                and ty.elem.name in scalars:
+            given = given.replace(value=_elements(run, given.value, scalars[ty.elem.name]))
         fields.append(given)
     return out.replace(fields=tuple(fields))
 
@@ -76,6 +80,15 @@ def _typed(run, value, scalar):
     if value._prod == "Float":
         return cast(L, value, scalar) if scalar.name in FLOATS else value
     return through(value, lambda e: _typed(run, e, scalar)) or value
+
+
+def _elements(run, value, scalar):
+    """value, a tensor literal (`[a, b]`, of scalars) given to a field of type `Tensor<T, ..>`, with each element
+    typed as _typed types a value of type T, as the interpreter types a tensor literal under
+    a `let` of its type; any other value as it is."""
+    if value._prod != "ArrayLit":
+        return value
+    return value.replace(elems=tuple(_typed(run, e, scalar) for e in value.elems))
 
 
 def _fits(run, value, scalar) -> bool:

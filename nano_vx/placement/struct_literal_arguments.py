@@ -6,7 +6,8 @@ scalar fields by them; erase-struct-arguments makes the instance its aggregate o
 A literal is given as a type by the `let` or the constant that binds it (`let c: Cell<Point>
 = Cell { .. };`, `const C: Cell<f32> = Cell { .. };`), the parameter it is passed to
 (`get(Cell { .. })` for `fn get(c: Cell<Point>)`; `px<i64>(P { .. })` for `fn px<T>(p:
-P<T>)`, whose call writes T, passes a `P<i64>`), the function's result it is returned as (by
+P<T>)`, whose call writes T, passes a `P<i64>`; `f(Cell { .. })` of a closure a `let` binds,
+never assigned, `|c: Cell<f32>| ..`), the function's result it is returned as (by
 `return` or the body's value; a closure's `return` is its own, of a type no one writes), the
 field of a struct that is not generic or the variant's value it is given to, or a literal in
 its field those its field's parameter is given (`Cell { v: Cell { .. } }` as a
@@ -45,6 +46,7 @@ class _State:
     structs: dict = field(default_factory=dict)  # name -> StructDecl
     variants: dict = field(default_factory=dict)  # (enum, variant) -> its values' types
     callees: dict = field(default_factory=dict)  # name -> Fn
+    closures: dict = field(default_factory=dict)  # a local a `let` binds a closure -> it
     fn: object = None  # the function walked
     result: object = None  # its result type, where its body's values are returned (not in
     # a closure), and that body
@@ -71,6 +73,10 @@ def _program(run, node):
 def _fn(run, node):
     st = run.state
     st.fn, st.result, st.body = node, fixed(node.ret, node), node.body
+    assigned = {n.target.name for n in descendants(node)
+                if n._prod == "Assign" and n.target._prod == "Local"}
+    st.closures = {n.name: n.value for n in descendants(node) if n._prod == "Let"
+                   and n.value._prod == "Closure" and n.name not in assigned}
     run.descend(node)
     st.result = st.body = None
 
@@ -118,6 +124,12 @@ def _enum_value(run, node):
 def _call(run, node):
     st = run.state
     fn = st.callees.get(node.callee.name) if node.callee._prod == "Global" else None
+    closure = st.closures.get(node.callee.name) if node.callee._prod == "Local" else None
+    if closure is not None:  # a closure's parameters type what its calls give them too
+        for i, a in enumerate(node.args):
+            _given_as(run, a, fixed(closure.params[i].type, st.fn)
+                      if i < len(closure.params) else None)
+        return
     if fn is None:
         run.descend(node)
         return

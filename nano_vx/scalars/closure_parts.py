@@ -18,10 +18,12 @@ def struct_fields(program) -> dict:
     return {item.name: item.fields for item in program.items if item._prod == "StructDecl"}
 
 
-def aggregate_parts(structs: dict, ty, whole: bool = True):
+def aggregate_parts(structs: dict, ty, whole: bool = True, erased: frozenset = frozenset()):
     """The (path, scalar type) of each part of a struct or tuple type; None for a type of no
     parts (a scalar's, a tensor's, a reference to a scalar), False for an aggregate left whole.
-    A part of an aggregate (not `whole`) is a scalar or an aggregate split in turn."""
+    A part of an aggregate (not `whole`) is a scalar or an aggregate split in turn. A part
+    whose type is a name in `erased` (a generic struct's field, its arguments erased) has
+    no type: a parameter of none, which native code types as each call gives it."""
     if ty is None:
         return False
     if ty._prod == "TupleType":
@@ -30,6 +32,8 @@ def aggregate_parts(structs: dict, ty, whole: bool = True):
         labelled = [(f.name, f.type) for f in structs[ty.name]]
     elif ty._prod == "Scalar":
         return None
+    elif not whole and ty._prod == "NamedType" and ty.name in erased:
+        return [((), None)]
     elif not whole or ty._prod == "NamedType":  # an enum, or a generic struct's erased field
         return False
     elif ty._prod == "BorrowType":
@@ -38,7 +42,7 @@ def aggregate_parts(structs: dict, ty, whole: bool = True):
         return None
     found = []
     for label, t in labelled:
-        inner = aggregate_parts(structs, t, False)
+        inner = aggregate_parts(structs, t, False, erased)
         if inner is False:
             return False
         found += [((label,), t)] if inner is None else \
@@ -54,8 +58,8 @@ def part_names(base: str, parts: list, taken: set) -> dict:
 
 def parts_literal(ty, path: tuple, names: dict, structs: dict, span):
     """The literal of type ty whose parts are the locals `names` names by path."""
-    if ty._prod in ("Scalar", "TensorType"):
-        return L["Local"](names[path], span=span)
+    if ty._prod in ("Scalar", "TensorType") or ty._prod == "NamedType" and ty.name not in structs:
+        return L["Local"](names[path], span=span)  # a scalar, a tensor, an erased field
     if ty._prod == "TupleType":
         return L["Tuple"](tuple(parts_literal(t, path + (k,), names, structs, span)
                                 for k, t in enumerate(ty.elems)), span=span)
@@ -74,13 +78,18 @@ class Parts:
                       if item._prod == "EnumDecl" and item.variants and all(
                           t._prod == "Scalar" or sized(t) or aggregate_parts(self.structs, t)
                           for v in item.variants for t in v.fields)}
+        declared = set(self.structs) | {item.name for item in program.items
+                                        if item._prod == "EnumDecl"} | {"str"}
+        self.erased = frozenset(f.type.name for fields in self.structs.values() for f in fields
+                                if f.type._prod == "NamedType" and f.type.name not in declared)
 
-    def of(self, ty):
+    def of(self, ty, untyped: bool = False):
         """aggregate_parts of ty, an enum's too: per variant, whether the value holds it (a
         `bool` at the variant's label, but for the last, held where no other is), then the
-        scalar parts of what it carries (at the variant's label, its index and their path)."""
+        scalar parts of what it carries (at the variant's label, its index and their path).
+        Where `untyped`, a generic struct's erased field is a part of no type."""
         if self.enum(ty) is None:
-            return aggregate_parts(self.structs, ty)
+            return aggregate_parts(self.structs, ty, erased=self.erased if untyped else frozenset())
         last = self.enums[ty.name][-1]
         return [part for v in self.enums[ty.name]
                 for part in [((v.name,), L["Scalar"]("bool", span=ty.span))] * (v is not last)

@@ -254,3 +254,25 @@ fn main() {
 }
 """, "E9001")
     assert "remainder of 3 by zero" in stop.message
+
+
+def test_an_if_or_a_match_of_literals_takes_the_other_operands_type():
+    # Its arms are typed as the operator's other side types a literal: an i64 shift, a u8 sum
+    # that wraps. The condition runs where it is written, before a call right of it.
+    assert output("""
+fn three() -> i64 { print(7); 3 }
+fn yes() -> bool { print(6); true }
+fn main() {
+    let x: i64 = 1;
+    let u: u8 = 250;
+    let c = x > 0;
+    print(x + if c { 1 << 40 } else { 0 });
+    print((if c { 1 << 40 } else { 0 }) + x);
+    print(x + match x { 1 => 1 << 41, _ => 0 });
+    print(u + if c { 10 } else { 0 });
+    print((if c { 1 << 40 } else { 0 }) + three());
+    print((if yes() { 1 << 40 } else { 0 }) + three());
+    print(match yes() { true => 1 << 41, false => 0 } + three());
+}
+""") == ("1099511627777\n1099511627777\n2199023255553\n4\n7\n1099511627779\n"
+         "6\n7\n1099511627779\n6\n7\n2199023255555\n")

@@ -109,6 +109,17 @@ def test_an_enum_parameter_carrying_a_tensor_bound_to_a_mut_is_left_whole_then_r
         scalarize_aggregates, "E5010", "a closure taking an aggregate")
 
 
+def test_a_generic_struct_parameter_is_its_fields_its_erased_one_of_no_type():
+    ran = run_front(CASES / "generic_struct_parameters.vx", split_closure_aggregates)
+    [twice, *_] = [n for n in ran.nodes() if n._prod == "Closure"]
+    assert [(p.name, p.type) for p in twice.params][0] == ("c_v", None)
+
+
+def test_a_generic_struct_given_a_literal_of_an_operator_is_left_whole_then_refused():
+    assert_refused_then_repaired(CASES / "e5010_generic_struct_literal_of_an_operator_given.vx",
+                                 scalarize_aggregates, "E5010", "a closure taking an aggregate")
+
+
 def test_a_closure_assigned_anew_takes_the_parts_as_the_first_did():
     assert _closure_params("closure_assigned_anew") == [["q_x", "q_y"], ["q_x#1", "q_y#1"]]
 

@@ -163,3 +163,21 @@ def test_a_call_inside_a_generic_leaves_a_literal_its_own_parameter_types_erased
     assert not ran.diagnostics.items
     assert [to_text(n).strip() for n in ran.nodes("StructLit")] == ["P { x: v, y: 1 }"]
     assert ran.prints() == ("6000000000\n",) * 2
+
+
+def test_a_tensor_literal_given_to_a_field_of_type_tensor_of_t_takes_its_elements_type(tmp_path):
+    # E3012 before: `[1.0, 2.0]` made T an f64, and `k: 0.5` (an f32) then disagreed; the
+    # i64 elements are past what an i32 holds.
+    text = "struct Buf<T> { data: Tensor<T, [2]>, k: T }\nfn main() {\n" \
+           "  let d: Buf<f32> = Buf { data: [1.0, 2.0], k: 0.5 };\n  print(d.data[1] + d.k);\n" \
+           "  let e: Buf<i64> = Buf { data: [3000000000, -1], k: 2 };\n" \
+           "  print(e.data[0] * e.k + e.data[1]);\n}\n"
+    ran = run_front(text, type_generic_field_literals)
+    assert not ran.diagnostics.items
+    assert [to_text(n).strip() for n in ran.nodes("StructLit")] == \
+        ["Buf { data: [1.0 as f32, 2.0 as f32], k: 0.5 as f32 }",
+         "Buf { data: [3000000000 as i64, -1 as i64], k: 2 as i64 }"]
+    case = tmp_path / "tensor_field.vx"
+    case.write_text(text)
+    assert run_cli(case, "--action", "interpret") == (0, "2.5\n5999999999\n", "")
+    assert_native_as_interpreted(case)
