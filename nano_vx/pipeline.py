@@ -201,6 +201,7 @@ from .passes.summarize_working_sets import summarize_working_sets
 from .passes.tag_places import tag_places
 from .passes.track_moved_captures import track_moved_captures
 from .passes.name_sizing_arguments import name_sizing_arguments
+from .passes.flag_uninit_constants import flag_uninit_constants
 from .passes.read_printed_elements import read_printed_elements
 from .passes.track_uninit_elements import track_uninit_elements
 from .passes.type_generic_field_literals import type_generic_field_literals
@@ -402,6 +403,7 @@ BACK_END = [
     make_all_set_flags,
     read_printed_elements,
     name_sizing_arguments,
+    flag_uninit_constants,
     track_uninit_elements,
     erase_contracts,
     drop_type_declarations,

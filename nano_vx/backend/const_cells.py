@@ -7,12 +7,15 @@ while it is being computed is the constant depending on itself, which the interp
 stops on (E9006). A constant split-computed-constants split into parts has one such state
 and a global per part, which the first read of any part fills by calling the constant's
 function with a reference to each; a tensor part's buffer, which no reference gives back,
-is the function's result, stored into its global."""
+is the function's result, stored into its global; a tensor part given to the function (the
+written-flags flag-uninit-constants keeps of a tensor constant, which the function writes)
+is a new buffer, zeroed, stored into its global before the call."""
 
 from __future__ import annotations
 
-from .machine_types import Ref, cell_type, mtype
+from .machine_types import Ref, Tensor, cell_type, mtype
 from .runtime_abi import CONST_STATE_TYPE as STATE_TYPE
+from .tensor_ops import allocate
 
 COMPUTING, DONE = 1, 2  # the state global starts at 0: not computed yet
 
@@ -27,10 +30,18 @@ def read_part(b, name: str, parts: list, k: int, fill: str, returns: bool):
     """Part k of the constant `name`, whose parts are (global's name, Vx type) in order; its
     first read, of any part, calls the function `fill` with a reference to each part's
     global but the last when fill `returns` it (a tensor), as deep in calls as the
-    interpreter's read of the whole constant computes it."""
+    interpreter's read of the whole constant computes it; a tensor part given, a new
+    buffer kept in its global."""
+    def given_place(cell, t):
+        if not isinstance(t, Tensor):
+            return b.op("Cast", cell, Ref(t).cell, Ref(t).mtype)
+        buffer = allocate(b, t, f"the constant '{name}'")
+        b.store(buffer, cell, (), cell_type(t), t)
+        return buffer
+
     def compute(cells):
         given = cells[:-1] if returns else cells
-        places = tuple(b.op("Cast", cell, Ref(t).cell, Ref(t).mtype) for cell, t in given)
+        places = tuple(given_place(cell, t) for cell, t in given)
         results = (b.arg(mtype(cells[-1][1])),) if returns else ()
         b.emit("Call", results, fill, places, None)
         if returns:

@@ -164,15 +164,28 @@ class ExprMixin:
             if constant not in computed:
                 computed[constant] = None
                 fn = self.functions[fill]
-                parts = [None] * len(fn.node.params)
+                parts = [self.flags_given(p.type, span) for p in fn.node.params]
                 self.depth -= 1  # the value is computed where it is read: no call deeper
-                given = fn.call([Ref(parts, k, True) for k in range(len(parts))], (), span)
+                given = fn.call([Ref(parts, k, True) if v is None else v
+                                 for k, v in enumerate(parts)], (), span)
                 self.depth += 1
-                computed[constant] = [*parts, given]  # a tensor part: what fill returns
+                computed[constant] = (parts, given)
             if computed[constant] is None:
                 wrong_kind(span, f"the constant '{constant}' depends on itself")
-            return computed[constant][part]
+            parts, given = computed[constant]
+            # A tensor part, the last, is what fill returns (the part of its written-flags
+            # before it is fill's parameter once track-uninit-elements gives it one).
+            return parts[part] if part < len(parts) else given
         return read
+
+    def flags_given(self, ty, span):
+        """What a constant's function is given for a part of a parameter of type ty: nothing
+        yet (None) for a reference it writes the part through; for a tensor, the written-
+        flags of a tensor constant flag-uninit-constants keeps, which it writes, new ones."""
+        if ty._prod != "TensorType":
+            return None
+        return make_tensor(ty.elem.name, [d.value for d in ty.dims], "new", [],
+                           self.place_space(ty.place), span)
 
     def name_value(self, name, sc, span):
         loc = sc.lookup(name)

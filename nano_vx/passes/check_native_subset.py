@@ -18,9 +18,7 @@ parameter or a result, or printed other than as written), differentiation, a clo
 the closure or the block around it that may be called where it is over, a reference to a
 temporary name-borrowed-temporaries left, a reference returned that may name a local of its function, raw
 pointers native code cannot hold as the tensor they point into seen as one dimension
-(erase-raw-pointers), a constant holding a tensor that may be made by `::uninit()` (no
-global holds its elements' written-flags), and
-what native code would compute differently from the interpreter (`-` on an unsigned integer,
+(erase-raw-pointers), and what native code would compute differently from the interpreter (`-` on an unsigned integer,
 a bitwise operator on floats, a cast to bool, a local the interpreter holds as a plain i32 or
 f64 that a later use types otherwise where cast-plain-values could not cast its uses). The program is correct: the default action
 runs the tree this pass read in the reference interpreter instead, with W5001.

@@ -10,8 +10,8 @@ from ..languages.lwritten import Lwritten
 from ..nanopass import Pass, descendants
 from ..scalars import refuse
 from ..scalars.aggregates import Names
-from ..scalars.tensor_names import (NOT_FOLLOWED, element_of, extent_reads, flags_type,
-                                    lent_tensor, named_whole, names_given, printed_tensor,
+from ..scalars.tensor_names import (NOT_FOLLOWED, element_of, extent_reads,
+                                    flagged_constants, flags_type, lent_tensor, named_whole, names_given, printed_tensor,
                                     reindexed, settled, sized_by_parameters, tracked_at,
                                     written_copy)
 
@@ -33,6 +33,8 @@ class _Tracked:
     ret: object = None  # the function's result type
     results: dict = field(default_factory=dict)  # a `let` of a call's tracked result -> it
     closures: dict = field(default_factory=dict)  # a marked closure's `let` -> the closure
+    # a constant flag-uninit-constants keeps the flags of -> (their constant, its type)
+    constants: dict = field(default_factory=dict)
 
 
 track_uninit_elements = Pass("track-uninit-elements", Lallset, Lwritten, """
@@ -55,9 +57,13 @@ flags of what it returns takes one more, `r`'s flags made by the caller of
 `let r = f$written(..)` (of `?` extents, sized from the call's arguments, which
 name-sizing-arguments named, a negative one made 0, where the function stops as it did),
 which it writes the flags of what it returns to (all set for a tensor made otherwise) at
-each `return`. What else would see its elements (a call or launch of something else, a
-return of one it was lent, a row not printed, a print of a tensor of rank 0, which has no
-element to index) is refused (E5010), and the default action runs the program in the
+each `return`. A constant whose flags flag-uninit-constants keeps in a constant of their own
+is read by its elements, each `C[i]` a `ReadWritten(C[i], C_written)`, and a name a `let`
+gives its tensor (`let a = C;`, `&C`) is given those flags (`let a_written = C_written;`),
+which every write through it sets, as the interpreter's constant shares its tensor. What else would see
+its elements (a call or launch of something else, a return of one it was lent, a row not
+printed, such a constant used other than by its elements, a tensor assigned whole, a print
+of a tensor of rank 0, which has no element to index) is refused (E5010), and the default action runs the program in the
 interpreter. An index of a write that might not compute the same twice (a call, an element,
 a local the statement might change) is computed once, into a `let`, first. A tensor
 settle-written-tensors found written before any read is made by `new()` by then and costs
@@ -68,7 +74,19 @@ nothing here.
 @track_uninit_elements.on("Program")
 def _program(run, program):
     run.state.fns = {i.name: i for i in program.items if i._prod == "Fn"}
+    run.state.constants = flagged_constants(program)
     return run.rebuild(program)
+
+
+@track_uninit_elements.on("ConstItem")
+def _constant(run, item):
+    """A constant's value may read another's elements, as a function does."""
+    state = run.state
+    state.flags, state.ranks, state.refused = {}, {}, None
+    out = run.rebuild(item)
+    if state.refused is not None:
+        refuse(run.ctx.diagnostics, item.name, state.refused, NOT_FOLLOWED)
+    return out
 
 
 @track_uninit_elements.on("Fn")
@@ -81,7 +99,8 @@ def _fn(run, fn):
     state.params, state.out = {}, None
     if copy is not None:  # the copy takes the flags of what its mark names
         fn = _flags_taken(fn, copy, state)
-    elif not any(_is_uninit(n) or _tracked_result(n, state) for n in descendants(fn.body)):
+    elif not any(_is_uninit(n) or _tracked_result(n, state) or
+                 n._prod == "Global" and n.name in state.constants for n in descendants(fn.body)):
         return fn
     lets = [n for n in descendants(fn.body) if n._prod == "Let"]
     if state.out is not None and fn.body.value is not None:
@@ -110,6 +129,13 @@ def _fn(run, fn):
             state.ranks[s.name], state.dims[s.name] = len(ret.dims), ret.dims
             state.elems[s.name] = ret.elem
     state.made = {n for n in state.flags if n not in state.params}
+    for s in lets:  # a name of a constant's tensor: its flags a name of the constant's
+        constant = _constant_named(s.value, state.constants)
+        if constant is not None:
+            typed = state.constants[constant][1]
+            state.flags[s.name] = used.fresh(f"{display_name(s.name)}_written")
+            state.ranks[s.name], state.dims[s.name] = len(typed.dims), typed.dims
+            state.elems[s.name] = typed.elem
     for name, source in names_given(lets, list(state.flags)):
         if source in state.made:
             state.made.add(name)
@@ -150,6 +176,11 @@ def _let(run, s):
                                value=flags_made)
     if s.name in flags and named_whole(s.value) in flags:
         return s  # another name of the tensor: the same flags
+    constant = _constant_named(s.value, run.state.constants)
+    if s.name in flags and constant is not None:
+        name, typed = run.state.constants[constant]
+        return s, s.replace(name=flags[s.name], type=flags_type(typed),
+                            value=Lwritten["Global"](name, span=s.value.span))
     if s.name in run.state.closures:  # it takes the flags of each tensor given, after them
         made = s.value
         params = tuple(p.replace(name=flags[p.name], type=flags_type(p.type))
@@ -203,6 +234,9 @@ def _assign(run, s):
     flags = run.state.flags.get(base.name) if base is not None else None
     if flags is None:
         return run.rebuild(s)
+    if not indices:  # assigned whole: its flags would be another tensor's
+        _refuse(run, s)
+        return s
     # The value might change a local an index reads before the flag is set: such an index,
     # as one that might compute otherwise anyway, is computed once first, as it is there.
     lets, indices = settled(indices, set(run.state.flags) | run.state.assigned,
@@ -316,13 +350,33 @@ def _all_written(run, e):
 def _index(run, e):
     base, indices = element_of(e)
     flags = run.state.flags.get(base.name) if base is not None else None
-    if flags is None:
-        return run.rebuild(e)
+    if flags is not None:
+        rank, flags = run.state.ranks[base.name], Lwritten["Local"](flags, span=base.span)
+    else:
+        base = _constant_read(e, run.state.constants)
+        if base is None:
+            return run.rebuild(e)
+        name, typed = run.state.constants[base.name]
+        rank, flags = len(typed.dims), Lwritten["Global"](name, span=base.span)
     read = _indices_walked(run, e)
-    if len(indices) != run.state.ranks[base.name]:
+    if len(indices) != rank:
         _refuse(run, e)  # a row
         return read
-    return Lwritten["ReadWritten"](read, Lwritten["Local"](flags, span=base.span), span=e.span)
+    return Lwritten["ReadWritten"](read, flags, span=e.span)
+
+
+def _constant_named(value, constants: dict):
+    """The constant of `constants` a `let`'s value names whole, `C` or `&C`, else None."""
+    if value._prod == "Borrow":
+        value = value.value
+    return value.name if value._prod == "Global" and value.name in constants else None
+
+
+def _constant_read(e, constants: dict):
+    """The constant of `constants` an index chain `C[i][j]` reads, else None."""
+    while e._prod == "Index":
+        e = e.base
+    return e if e._prod == "Global" and e.name in constants else None
 
 
 @track_uninit_elements.on("Borrow")
@@ -331,7 +385,8 @@ def _borrow(run, e):
     and a read through it check none, so it is not followed (the interpreter checks the
     element where the reference is read, not where it is taken)."""
     base, _ = element_of(e.value)
-    if base is not None and base.name in run.state.flags:
+    if base is not None and base.name in run.state.flags or \
+            _constant_read(e.value, run.state.constants) is not None:
         _refuse(run, e)
         return e
     return run.rebuild(e)
@@ -339,14 +394,14 @@ def _borrow(run, e):
 
 @track_uninit_elements.on("MethodCall")
 def _method(run, e):
-    if e.method == "extent" and e.receiver._prod == "Local":
+    if e.method == "extent" and e.receiver._prod in ("Local", "Global"):
         return e
     return run.rebuild(e)
 
 
-@track_uninit_elements.on("Local")
+@track_uninit_elements.on("Local", "Global")
 def _local(run, e):
-    if e.name in run.state.flags:
+    if e.name in (run.state.flags if e._prod == "Local" else run.state.constants):
         _refuse(run, e)
     return e
 

@@ -47,3 +47,27 @@ def acting_constants(program) -> set:
     return {name for name, value in values.items()
             if calls(nodes := computed(value, values))
             or any(n._prod == "ConstPart" or may_stop(n) for n in nodes)}
+
+
+def maybe_uninit(value, fns: dict, consts: dict) -> bool:
+    """Whether the tensor value, a constant's, may be made by `::uninit()`: by itself, a
+    function it calls (through calls by name, or the function computing a `ConstPart`) or a
+    constant it reads (fns, consts: the program's functions and constants by name); a call of
+    a closure may be."""
+    seen, todo = set(), [value]
+    while todo:
+        for n in descendants(todo.pop()):
+            if n._prod == "TensorNew" and n.ctor == "uninit":
+                return True
+            if n._prod == "Call" and n.callee._prod != "Global":
+                return True
+            name = n.callee.name if n._prod == "Call" else n.name if n._prod == "Global" \
+                else n.fill if n._prod == "ConstPart" else None
+            if name is None or name in seen:
+                continue
+            seen.add(name)
+            if name in fns:
+                todo.append(fns[name].body)
+            elif name in consts and consts[name].value is not None:
+                todo.append(consts[name].value)
+    return False

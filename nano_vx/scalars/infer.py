@@ -162,29 +162,6 @@ STATEMENTS = Rules(Lpinned)
 EXPRESSIONS = Rules(Lpinned, Lwritten, Lsafe, Lsplit)
 
 
-
-def _maybe_uninit(value, sigs) -> bool:
-    """Whether the tensor value, a constant's, may be made by `::uninit()`: by itself, a
-    function it calls (through calls by name, or the function computing a `ConstPart`) or a
-    constant it reads; a call of a closure may be."""
-    seen, todo = set(), [value]
-    while todo:
-        for n in descendants(todo.pop()):
-            if n._prod == "TensorNew" and n.ctor == "uninit":
-                return True
-            if n._prod == "Call" and n.callee._prod != "Global":
-                return True
-            name = n.callee.name if n._prod == "Call" else n.name if n._prod == "Global" \
-                else n.fill if n._prod == "ConstPart" else None
-            if name is None or name in seen:
-                continue
-            seen.add(name)
-            if name in sigs.fns:
-                todo.append(sigs.fns[name].body)
-            elif name in sigs.consts and sigs.consts[name].value is not None:
-                todo.append(sigs.consts[name].value)
-    return False
-
 class Infer:
     """Types flow over one item: every literal, operator, cast, binder gets a type term."""
 
@@ -240,10 +217,6 @@ class Infer:
         try:
             if item._prod == "ConstItem":
                 t = scalar_of(item.type, item)
-                if isinstance(find(t), Tensor) and _maybe_uninit(item.value, self.sigs):
-                    # Its elements' written-flags no global holds (E9005 at a read of one).
-                    raise Mismatch(item.value, "a constant holding a tensor that may be made "
-                                               "by ::uninit()")
                 unify(self.expr(item.value), t, item)
                 return None
             self.ret = self.sigs.ret(item.name)

@@ -4,7 +4,8 @@ the tensor an element names, the tensor a `let` gives another name (and all the 
 given), a tensor parameter's type, whether an index computes the same twice, the mark opening
 a copy of a function, the tensors a function tracks, where a call is given them, the locals
 a function might move, the tensor a function makes of its parameters' extents and
-returns, and the type and extents of a tensor's written-flags (make-all-set-flags too)."""
+returns, the constants whose flags flag-uninit-constants keeps, and the type and extents of
+a tensor's written-flags (make-all-set-flags too)."""
 
 from __future__ import annotations
 
@@ -76,6 +77,20 @@ def written_copy(fn):
     """The `WrittenCopy` opening a copy copy-tracked-functions made, else None."""
     stmts = fn.body.stmts
     return stmts[0] if stmts and stmts[0]._prod == "WrittenCopy" else None
+
+
+def flagged_constants(program) -> dict:
+    """The constants holding a tensor made by `::uninit()` whose written-flags
+    flag-uninit-constants keeps in a constant of their own, each with (that constant's name,
+    the tensor's type): the parts of one constant whose function a `WrittenCopy` marks, the
+    flags first."""
+    marked = {i.name for i in program.items if i._prod == "Fn" and written_copy(i) is not None}
+    parts: dict = {}
+    for i in program.items:
+        if i._prod == "ConstItem" and i.value is not None and i.value._prod == "ConstPart" \
+                and i.value.fill in marked:
+            parts.setdefault(i.value.constant, {})[i.value.part] = i
+    return {p[1].name: (p[0].name, lent_tensor(p[1].type)) for p in parts.values()}
 
 
 def flags_type(t):
