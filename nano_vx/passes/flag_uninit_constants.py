@@ -1,4 +1,8 @@
-"""flag-uninit-constants: Lallset -> Lallset."""
+"""flag-uninit-constants: Lallset -> Lallset.
+
+Same IL: a `WrittenCopy` mark and a constant's part are Lallset's already, and a part of
+written-flags is computed by the same first read as the tensor beside it, so the interpreter
+runs the output as it ran the input."""
 
 from __future__ import annotations
 

@@ -120,8 +120,7 @@ def _plain(e, parts: Parts) -> bool:
     if e._prod == "Unary":  # a negative constant
         return e.op == "-" and e.operand._prod in ("Int", "Float")
     if e._prod == "Cast":  # a literal typed by the generic struct's arguments it is given
-        return e.value._prod in ("Int", "Float") or _plain(e.value, parts) and \
-            e.value._prod == "Unary"
+        return e.value._prod in ("Int", "Float", "Unary") and _plain(e.value, parts)
     if e._prod == "StructLit":
         return all(_plain(f.value, parts) for f in e.fields)
     if e._prod == "Tuple":
