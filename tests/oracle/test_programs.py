@@ -63,7 +63,7 @@ fn main() {
     let e: (i64, f32) = (1000000 * 10000, 0.1);
     print(D.0 == e.0);
     print(D.0);
-    print(D.1 == 0.1 as f32);
+    print(D.1 == 0.1f32);
     print(N);
 }
 """) == "true\n10000000000\ntrue\n((0, 1099511627776), 0.1)\n"
