@@ -46,6 +46,7 @@ from .passes.check_struct_arguments import check_struct_arguments
 from .passes.check_struct_instances import check_struct_instances
 from .passes.check_vector_types import check_vector_types
 from .passes.collapse_reference_chains import collapse_reference_chains
+from .passes.compute_wide_extents import compute_wide_extents
 from .passes.decide_placement_queries import decide_placement_queries
 from .passes.decide_vector_splats import decide_vector_splats
 from .passes.check_vector_lanes import check_vector_lanes
@@ -371,6 +372,7 @@ BACK_END = [
     hold_operands_before_extent_literals,
     bind_extent_literals,
     erase_variable_extents,
+    compute_wide_extents,
     erase_unaddressable_extents,
     copy_rest_into_assigning_arms,
     rebind_chosen_references,

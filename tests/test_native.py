@@ -141,7 +141,7 @@ NOT_LOWERED = {
     "e5010_five_references_chosen_between_calls_in_one_function.vx",
     # Extent arithmetic that might leave i128 (`j * j + 1` of an i64 j, beside a 2): the
     # interpreter's is unbounded.
-    "tests/passes/cases/erase_variable_extents/e5010_extent_that_might_leave_i128.vx",
+    "tests/passes/cases/compute_wide_extents/e5010_extent_that_might_leave_i128.vx",
     # A tensor made by ::uninit() a function returns, of `?` extents a call computes, given
     # after another argument (no `let` binds the call, so split-sizing-calls leaves it): its
     # caller cannot size the written-flags before the call.
