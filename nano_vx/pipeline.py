@@ -10,6 +10,7 @@ from .passes.bind_assigned_starts import bind_assigned_starts
 from .passes.bind_assigning_closures_again import bind_assigning_closures_again
 from .passes.bind_chosen_row_arguments import bind_chosen_row_arguments
 from .passes.bind_extent_literals import bind_extent_literals
+from .passes.bind_printed_strings import bind_printed_strings
 from .passes.branch_closure_operands import branch_closure_operands
 from .passes.box_returned_locals import box_returned_locals
 from .passes.capture_environments import capture_environments
@@ -379,6 +380,7 @@ BACK_END = [
     split_chosen_storages,
     specialize_storages,
     move_printing_loop_conditions,
+    bind_printed_strings,
     number_texts,
     return_chosen_rows,
     index_chosen_rows,

@@ -243,8 +243,10 @@ def test_list_passes_prints_the_back_end_between_the_front_end_and_the_spatial_l
             ["split-chosen-storages", "rewrite", "Lsplit", "Lsplit"],
             ["specialize-storages", "rewrite", "Lsplit", "Lsplit"]]
     assert names.index("specialize-storages") < names.index("number-texts") < gate
-    assert rows[names.index("number-texts") - 1] == [
-        "move-printing-loop-conditions", "rewrite", "Lsplit", "Lsplit"]
+    assert rows[names.index("number-texts") - 2:names.index("number-texts") + 1] == [
+        ["move-printing-loop-conditions", "rewrite", "Lsplit", "Lsplit"],
+        ["bind-printed-strings", "rewrite", "Lsplit", "Lsplit"],
+        ["number-texts", "rewrite", "Lsplit", "Lsplit"]]
     assert rows[names.index("assign-chosen-tensors") - 3:names.index("assign-chosen-tensors") + 3] \
         == [["return-chosen-rows", "rewrite", "Lsplit", "Lsplit"],
             ["index-chosen-rows", "rewrite", "Lsplit", "Lsplit"],
