@@ -13,7 +13,7 @@ from ..languages.lsplit import Lsplit as L
 from ..nanopass import Pass
 from ..nanopass.verify import descendants
 from ..scalars.extents import (I128, VARIABLE, Extents, any_extents, extents_of, fitting,
-                               int_consts, is_number, settled_types, wide_number)
+                               is_number, rebuilt_twice, wide_number)
 from ..values.numbers import INT_TYPES
 
 U64 = INT_TYPES["u64"]
@@ -56,11 +56,7 @@ def _program(run, program):
     nothing of the name's type), so that native code's inference types the whole program
     and settles those names' types, as it settled them for erase-variable-extents; then for
     real, with them."""
-    if not any(node._prod in VARIABLE for node in descendants(program)):
-        return program
-    run.state.consts, run.state.settled = int_consts(program), None
-    run.state.settled = settled_types(run.rebuild(program))
-    return run.rebuild(program)
+    return rebuilt_twice(run, program)
 
 
 @compute_wide_extents.on("Fn")

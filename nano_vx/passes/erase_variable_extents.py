@@ -12,10 +12,9 @@ from dataclasses import dataclass, field
 
 from ..languages.lsplit import Lsplit as L
 from ..nanopass import Pass
-from ..nanopass.verify import descendants
 from ..scalars.aggregates import Names
 from ..scalars.extents import (VARIABLE, Extents, any_extents, extents_of, fitting,
-                               int_consts, is_number, settled_types)
+                               is_number, rebuilt_twice)
 from ..values.numbers import INT_TYPES
 
 I64 = INT_TYPES["i64"]
@@ -92,11 +91,7 @@ def _program(run, program):
     program and settles those names' types; then for real, with them. A function the
     inference refuses (for another reason) settles none: its extents over them stay as
     written."""
-    if not any(node._prod in VARIABLE for node in descendants(program)):
-        return program
-    run.state.consts, run.state.settled = int_consts(program), None
-    run.state.settled = settled_types(run.rebuild(program))
-    return run.rebuild(program)
+    return rebuilt_twice(run, program)
 
 
 @erase_variable_extents.on("Fn")

@@ -227,10 +227,17 @@ def _number_of(d):
     return L["Cast"](n, L["Scalar"]("i64", span=d.span), span=d.span)
 
 
-def settled_types(draft) -> dict:
-    """Function -> {local: its integer type}, of the locals of `draft` whose type the front
-    end left to inference, as native code's inference settles it; a function the inference
-    refuses settles none."""
-    inferred = infer_program(draft, texts=True)
-    return {name: {local: INT_TYPES.get(decide(t)) for local, t in infer.env.items()}
-            for name, infer in inferred.items.items() if name not in inferred.refused}
+def rebuilt_twice(run, program):
+    """`program` rebuilt by the pass `run` runs, whose state holds `consts` (int_consts) and
+    `settled`: first as a draft, `settled` None (each name of an inferred type DRAFT), then
+    for real, `settled` each function's locals of an inferred type -> the integer type
+    native code's inference settles on in the draft; a function it refuses settles none.
+    The program itself where no extent names a variable."""
+    if not any(node._prod in VARIABLE for node in descendants(program)):
+        return program
+    run.state.consts, run.state.settled = int_consts(program), None
+    inferred = infer_program(run.rebuild(program), texts=True)
+    run.state.settled = {
+        name: {local: INT_TYPES.get(decide(t)) for local, t in infer.env.items()}
+        for name, infer in inferred.items.items() if name not in inferred.refused}
+    return run.rebuild(program)
