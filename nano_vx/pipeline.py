@@ -10,6 +10,7 @@ from .passes.bind_assigned_starts import bind_assigned_starts
 from .passes.bind_assigning_closures_again import bind_assigning_closures_again
 from .passes.bind_chosen_row_arguments import bind_chosen_row_arguments
 from .passes.bind_extent_literals import bind_extent_literals
+from .passes.bind_printed_strings import bind_printed_strings
 from .passes.branch_closure_operands import branch_closure_operands
 from .passes.box_returned_locals import box_returned_locals
 from .passes.capture_environments import capture_environments
@@ -46,6 +47,7 @@ from .passes.check_struct_arguments import check_struct_arguments
 from .passes.check_struct_instances import check_struct_instances
 from .passes.check_vector_types import check_vector_types
 from .passes.collapse_reference_chains import collapse_reference_chains
+from .passes.compute_wide_extents import compute_wide_extents
 from .passes.decide_placement_queries import decide_placement_queries
 from .passes.decide_vector_splats import decide_vector_splats
 from .passes.check_vector_lanes import check_vector_lanes
@@ -371,12 +373,14 @@ BACK_END = [
     hold_operands_before_extent_literals,
     bind_extent_literals,
     erase_variable_extents,
+    compute_wide_extents,
     erase_unaddressable_extents,
     copy_rest_into_assigning_arms,
     rebind_chosen_references,
     split_chosen_storages,
     specialize_storages,
     move_printing_loop_conditions,
+    bind_printed_strings,
     number_texts,
     return_chosen_rows,
     index_chosen_rows,

@@ -128,8 +128,8 @@ NOT_LOWERED = {
     # be that tensor).
     "tests/passes/cases/copy_out_tensors/e5010_maybe_lent_or_made_by_a_call.vx",
     # A string a call computes, printed in the value of an assignment to an element of a
-    # tensor the value reads: number-texts leaves the program's strings as they are.
-    "tests/passes/cases/number_texts/"
+    # tensor the value reads: bind-printed-strings and number-texts leave the program's strings as they are.
+    "tests/passes/cases/bind_printed_strings/"
     "e5010_printed_in_an_assignment_to_an_element_its_value_reads.vx",
     # A `let mut` reference chosen at run time between places of a narrow type and of its
     # value type, then assigned in a loop: the place it names on a turn depends on the turns
@@ -141,7 +141,7 @@ NOT_LOWERED = {
     "e5010_five_references_chosen_between_calls_in_one_function.vx",
     # Extent arithmetic that might leave i128 (`j * j + 1` of an i64 j, beside a 2): the
     # interpreter's is unbounded.
-    "tests/passes/cases/erase_variable_extents/e5010_extent_that_might_leave_i128.vx",
+    "tests/passes/cases/compute_wide_extents/e5010_extent_that_might_leave_i128.vx",
     # A tensor made by ::uninit() a function returns, of `?` extents a call computes, given
     # after another argument (no `let` binds the call, so split-sizing-calls leaves it): its
     # caller cannot size the written-flags before the call.
