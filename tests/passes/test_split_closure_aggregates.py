@@ -103,9 +103,14 @@ def test_an_enum_parameter_carrying_a_tensor_bound_whole_is_read_by_its_parts():
         ["b_Empty", "b_Full_0"]]
 
 
-def test_an_enum_parameter_carrying_a_tensor_bound_to_a_mut_is_left_whole_then_refused():
+def test_an_enum_parameter_carrying_a_tensor_bound_to_a_mut_assigned_anew_is_read_by_its_parts():
+    assert _closure_params("enum_parameter_carrying_a_tensor_bound_to_a_mut") == [
+        ["b_Empty", "b_Full", "b_Full_0", "b_Pair_0", "b_Pair_1"]]
+
+
+def test_an_enum_parameter_carrying_a_tensor_bound_to_a_mut_assigned_in_a_loop_is_refused():
     assert_refused_then_repaired(
-        CASES / "e5010_enum_parameter_carrying_a_tensor_bound_to_a_mut.vx",
+        CASES / "e5010_enum_parameter_carrying_a_tensor_bound_to_a_mut_assigned_in_a_loop.vx",
         scalarize_aggregates, "E5010", "a closure taking an aggregate")
 
 
