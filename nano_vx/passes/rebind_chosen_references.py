@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from ..languages.lsplit import Lsplit as L
 from ..nanopass import Pass, descendants
 from ..scalars.aggregates import Names
-from ..scalars.rebinding import assigned_in_turn, rebound
+from ..scalars.rebinding import rebind_in_turn
 from ..scalars.storages import Known, chosen_between_storages, known_places
 
 
@@ -48,13 +48,8 @@ def _fn(run, fn):
 
 @rebind_chosen_references.on("Block")
 def _block(run, block):
-    block = run.rebuild(block)
-    while True:
-        at = next((i for i, s in enumerate(block.stmts) if _chosen(s, run.state.known)
-                   and assigned_in_turn(s.name, block.stmts[i + 1:], block.value)), None)
-        if at is None:
-            return block
-        block = rebound(block, at, run.state.names.fresh)
+    return rebind_in_turn(run.rebuild(block), lambda s: _chosen(s, run.state.known),
+                          run.state.names.fresh)
 
 
 def _chosen(s, known: Known) -> bool:

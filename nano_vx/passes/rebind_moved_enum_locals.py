@@ -11,7 +11,7 @@ from ..languages.lmatched import Lmatched as L
 from ..nanopass import Pass
 from ..scalars.aggregates import Names
 from ..scalars.closure_parts import Parts
-from ..scalars.rebinding import assigned_in_turn, rebound
+from ..scalars.rebinding import rebind_in_turn
 
 
 @dataclass
@@ -64,13 +64,8 @@ def _closure(run, closure):
 
 @rebind_moved_enum_locals.on("Block")
 def _block(run, block):
-    block = run.rebuild(block)
-    while True:
-        at = next((i for i, s in enumerate(block.stmts) if _moved_into_mut(s, run.state.params)
-                   and assigned_in_turn(s.name, block.stmts[i + 1:], block.value)), None)
-        if at is None:
-            return block
-        block = rebound(block, at, run.state.names.fresh)
+    return rebind_in_turn(run.rebuild(block), lambda s: _moved_into_mut(s, run.state.params),
+                          run.state.names.fresh)
 
 
 def _moved_into_mut(s, params: frozenset) -> bool:

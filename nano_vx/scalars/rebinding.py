@@ -9,10 +9,21 @@ from ..nanopass import descendants
 from .storages import fresh_copy
 
 
-def rebound(block, at: int, fresh):
-    """The block with the `let` at `at` and each assignment after it a `let` of its own,
-    named by fresh(wanted) (so in the arms of an `if` that is the last statement or the
-    value, which `assigned_in_turn` admits)."""
+def rebind_in_turn(block, chosen, fresh):
+    """The block with each `let mut` that `chosen` accepts and only statements of its block
+    assign (or of the arms of an `if` ending it: `_assigned_in_turn`) a `let`, and each
+    assignment after it a `let` of its own, named by fresh(wanted)."""
+    while True:
+        at = next((i for i, s in enumerate(block.stmts) if chosen(s)
+                   and _assigned_in_turn(s.name, block.stmts[i + 1:], block.value)), None)
+        if at is None:
+            return block
+        block = _rebound(block, at, fresh)
+
+
+def _rebound(block, at: int, fresh):
+    """The block with the `let` at `at` and each assignment after it a `let` of its own (so
+    in the arms of an `if` that is the last statement or the value)."""
     let = block.stmts[at]
     stmts, value = _in_turn(let, block.stmts[at + 1:], block.value, let.name, fresh)
     return block.replace(stmts=block.stmts[:at] + (let.replace(mutable=False), *stmts),
@@ -32,11 +43,11 @@ def _in_turn(let, rest: tuple, value, name: str, fresh):
             ty = ty.replace(span=s.span) if let.type.span == let.span else ty
             stmts.append(let.replace(name=name, mutable=False, type=ty, value=value_of,
                                      span=s.span))
-        elif s._prod == "If" and touches(s, let.name):
+        elif s._prod == "If" and _touches(s, let.name):
             stmts.append(_arms_in_turn(let, s, name, fresh))
         else:
             stmts.append(fresh_copy(s, {let.name: name}))
-    if value is not None and value._prod == "IfExpr" and touches(value, let.name):
+    if value is not None and value._prod == "IfExpr" and _touches(value, let.name):
         return stmts, _arms_in_turn(let, value, name, fresh)
     return stmts, fresh_copy(value, {let.name: name}) if value is not None else None
 
@@ -51,7 +62,7 @@ def _arms_in_turn(let, choice, name: str, fresh):
     return choice.replace(cond=fresh_copy(choice.cond, {let.name: name}), **arms)
 
 
-def assigned_in_turn(name: str, rest: tuple, value) -> bool:
+def _assigned_in_turn(name: str, rest: tuple, value) -> bool:
     """Whether `name` is assigned in `rest` (the statements after its `let`, then the block's
     value) only by statements of their own, `name = v;`, there or in the arms of an `if`
     that is the last of them or the value (copy-rest-into-assigning-arms copies what
@@ -59,24 +70,24 @@ def assigned_in_turn(name: str, rest: tuple, value) -> bool:
     assigned is a `let`)."""
     for at, s in enumerate(rest):
         if s._prod == "Assign" and s.target._prod == "Local" and s.target.name == name:
-            if s.op != "=" or touches(s.value, name):
+            if s.op != "=" or _touches(s.value, name):
                 return False
         elif s._prod == "If" and at == len(rest) - 1 and value is None:
             return _arms_assign_in_turn(name, s)
-        elif touches(s, name):
+        elif _touches(s, name):
             return False
     if value is not None and value._prod == "IfExpr":
         return _arms_assign_in_turn(name, value)
-    return value is None or not touches(value, name)
+    return value is None or not _touches(value, name)
 
 
 def _arms_assign_in_turn(name: str, choice) -> bool:
-    return not choice.comptime and not touches(choice.cond, name) and all(
-        assigned_in_turn(name, arm.stmts, arm.value)
+    return not choice.comptime and not _touches(choice.cond, name) and all(
+        _assigned_in_turn(name, arm.stmts, arm.value)
         for arm in (choice.then, choice.orelse) if arm is not None)
 
 
-def touches(node, name: str) -> bool:
+def _touches(node, name: str) -> bool:
     """Whether `node` assigns `name`, borrows it or holds a closure reading it."""
     for n in descendants(node):
         if n._prod == "Assign" and n.target._prod == "Local" and n.target.name == name or \

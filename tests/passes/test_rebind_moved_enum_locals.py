@@ -56,32 +56,32 @@ def test_a_local_assigned_in_a_loop_stays_a_variable():
 
 
 # Hand-written Lmatched: a closure binding its enum parameter to a `let mut`, reading it,
-# assigning it a value read after, and printing that.
+# assigning it a value made of its other parameter, printing that and reading it.
 HANDWRITTEN = """
     // IL: Lmatched
-    enum Buf {
-        Empty,
-        Full(Tensor<i32, [2]>),
+    enum Slot {
+        Full(Tensor<f32, [2]>),
+        Gone,
     }
 
-    fn size(b: Buf) -> i32 {
-        if b is Buf::Empty {
-            0
+    fn first(s: Slot) -> f32 {
+        if s is Slot::Gone {
+            0.0
         } else {
-            b.Buf::Full.0[1]
+            s.Slot::Full.0[0]
         }
     }
 
     fn main() {
-        let show: ~_ = |k: i32, b: Buf| {
-            let mut c: Buf = b;
-            let s: i32 = @size(c);
-            c = Buf::Full([k, k]);
-            @print(c);
-            s + @size(c)
+        let swap: ~_ = |x: f32, s: Slot| {
+            let mut held: Slot = s;
+            let before: f32 = @first(held);
+            held = Slot::Full([x, x]);
+            @print(held);
+            before + @first(held)
         };
-        @print(show(1, Buf::Full([1, 2])));
-        @print(show(2, Buf::Empty));
+        @print(swap(1.5, Slot::Full([0.25, 2.0])));
+        @print(swap(2.0, Slot::Gone));
     }
 """
 
@@ -89,8 +89,9 @@ HANDWRITTEN = """
 def test_handwritten_each_value_is_a_let_of_its_own(run_pass, snapshot_txt):
     ran = run_pass("rebind-moved-enum-locals", HANDWRITTEN)
     assert ran.codes == []
-    assert "let c: Buf = b;" in ran.dump and "let c#1: Buf = Buf::Full([k, k]);" in ran.dump
-    assert "@print(c#1);" in ran.dump and "s + @size(c#1)" in ran.dump
-    assert _printed(ran.before) == _printed(ran.tree) == "Buf::Full([1, 1])\n3\n" \
-        "Buf::Full([2, 2])\n2\n"
+    assert "let held: Slot = s;" in ran.dump
+    assert "let held#1: Slot = Slot::Full([x, x]);" in ran.dump
+    assert "@print(held#1);" in ran.dump and "before + @first(held#1)" in ran.dump
+    assert _printed(ran.before) == _printed(ran.tree) == "Slot::Full([1.5, 1.5])\n1.75\n" \
+        "Slot::Full([2, 2])\n2\n"
     assert ran.dump == snapshot_txt
