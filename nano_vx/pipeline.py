@@ -171,6 +171,7 @@ from .passes.outline_kernels import outline_kernels
 from .passes.parse import parse_pass
 from .passes.rebind_assigned_closure_variables import rebind_assigned_closure_variables
 from .passes.rebind_chosen_references import rebind_chosen_references
+from .passes.rebind_moved_enum_locals import rebind_moved_enum_locals
 from .passes.rename_moved_enum_parameters import rename_moved_enum_parameters
 from .passes.resolve_names import resolve_names
 from .passes.resolve_sub_space_ancestors import resolve_sub_space_ancestors
@@ -336,6 +337,7 @@ BACK_END = [
     wrap_aggregate_function_values,
     number_aggregate_function_values,
     split_closure_results,
+    rebind_moved_enum_locals,
     rename_moved_enum_parameters,
     choose_given_variants,
     split_closure_aggregates,

@@ -153,11 +153,12 @@ def test_list_passes_prints_the_back_end_between_the_front_end_and_the_spatial_l
         ["halt-unit-operations", "rewrite", "Lmatched", "Lmatched"],
         ["erase-unit-lets", "rewrite", "Lmatched", "Lmatched"]]
     unit = names.index("erase-unit-lets")
-    assert rows[unit + 1:unit + 9] == [
+    assert rows[unit + 1:unit + 10] == [
         ["inline-identity-closures", "rewrite", "Lmatched", "Lmatched"],
         ["wrap-aggregate-function-values", "rewrite", "Lmatched", "Lmatched"],
         ["number-aggregate-function-values", "rewrite", "Lmatched", "Lmatched"],
         ["split-closure-results", "rewrite", "Lmatched", "Lmatched"],
+        ["rebind-moved-enum-locals", "rewrite", "Lmatched", "Lmatched"],
         ["rename-moved-enum-parameters", "rewrite", "Lmatched", "Lmatched"],
         ["choose-given-variants", "rewrite", "Lmatched", "Lmatched"],
         ["split-closure-aggregates", "rewrite", "Lmatched", "Lmatched"],
