@@ -143,10 +143,10 @@ NOT_LOWERED = {
     # interpreter's is unbounded.
     "tests/passes/cases/erase_variable_extents/e5010_extent_that_might_leave_i128.vx",
     # A tensor made by ::uninit() a function returns, of `?` extents a call computes, given
-    # after another argument (no `let` binds the call, so split-sizing-calls leaves it): its
-    # caller cannot size the written-flags before the call.
+    # after an argument calling another function (no `let` binds the call, so
+    # split-sizing-calls leaves it): its caller cannot size the written-flags before the call.
     "tests/passes/cases/copy_tracked_functions/"
-    "e5010_returned_of_extents_a_call_computes_given_after_an_argument.vx",
+    "e5010_returned_of_extents_a_call_computes_given_after_a_call.vx",
     # A row of a tensor no variable names, after a shift of literals compared with an
     # operator's value: no declared type says the i64 the interpreter shifts.
     "tests/passes/cases/name_row_temporaries/"
