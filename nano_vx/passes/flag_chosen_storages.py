@@ -55,10 +55,10 @@ nothing that can stop: a variable of the value type (`&mut x`), or the first ele
 tensor whose extents are static and none 0 (`&mut t[0]`); each assignment of the variable
 assigns the reference of the storage of its place and the flag, and each statement naming
 it (a `let`, an assignment, an expression statement, a `return`) is written once per
-storage, in an `if` on the flag (a `let`'s value, which the `let` binds after it). Only a
-variable named otherwise than through it (`*r`) or as an argument of a function returning
-no reference is written so, and not one a closure names, a loop's or an `if`'s head reads,
-or a block's value reads: where it is not, check-native-subset refuses it.
+storage, in an `if` on the flag (a `let`'s value, which the `let` binds after it, and a
+block's value alike). Only a variable named only through it (`*r`) or as an argument of a
+function returning no reference is written so, none a closure names or a loop's or an
+`if`'s head reads: elsewhere check-native-subset refuses it.
 """, state=State)
 
 
@@ -107,7 +107,7 @@ def _starts(let, known: Known, narrow) -> tuple | None:
     for tensor, rank in chosen_elements(let.value):
         ty = unwrapped(known.types.get(tensor))
         kind = tensor_storage(ty)
-        if kind is not None and len(ty.dims) == rank and \
+        if kind is not None and ty._prod == "TensorType" and len(ty.dims) == rank and \
                 all(d._prod == "DimInt" and d.value > 0 for d in ty.dims):
             place = L["Local"](tensor, span=let.span)
             for _ in range(rank):
@@ -121,7 +121,7 @@ def _only_through(block, name: str, kinds: set, known: Known, returning: set) ->
     `name` only in assignments of it a place of a storage of `kinds` (or an `if` choosing
     among such), and in statements
     reading or writing through it (`*r`) or giving it to a function of the program returning
-    no reference, none in a closure, a loop's or an `if`'s head or a block's value."""
+    no reference (a block's value too), none in a closure or a loop's or an `if`'s head."""
     for s in block.stmts:
         if not names(s, name) and not (s._prod == "Assign" and _assigns(s, name)):
             continue
@@ -142,7 +142,7 @@ def _only_through(block, name: str, kinds: set, known: Known, returning: set) ->
 
 
 # The heads of the statements holding blocks, computed before them.
-_HEADS = {"If": ("cond",), "While": ("cond",), "For": ("start", "end"), "Loop": ()}
+_HEADS = {"If": ("cond",), "While": ("cond",), "For": ("start", "end")}
 
 
 def _assigns(s, name: str) -> bool:
