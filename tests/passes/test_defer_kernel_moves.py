@@ -192,13 +192,18 @@ READ_IN_A_LOOP = {
 }
 
 
-@pytest.mark.parametrize("loop", sorted(READ_IN_A_LOOP))
-def test_handwritten_a_loop_reading_it_first_then_calling_it_checks_the_flag(run_pass, loop):
+def _changed(changes) -> str:
+    """CLOSURE with each (old, new) of `changes` made."""
     program = CLOSURE
-    for old, new in READ_IN_A_LOOP[loop]:
+    for old, new in changes:
         assert old in program
         program = program.replace(old, new)
-    ran = run_pass("defer-kernel-moves", program)
+    return program
+
+
+@pytest.mark.parametrize("loop", sorted(READ_IN_A_LOOP))
+def test_handwritten_a_loop_reading_it_first_then_calling_it_checks_the_flag(run_pass, loop):
+    ran = run_pass("defer-kernel-moves", _changed(READ_IN_A_LOOP[loop]))
     assert "    while *s < 6 {\n        if *t_moved == 1 {\n" in to_text(ran.tree)
     assert _printed(ran.before) == _printed(ran.tree)
     assert _printed(ran.tree).startswith("stopped: E9004: use of 't' after it moved")
@@ -206,11 +211,7 @@ def test_handwritten_a_loop_reading_it_first_then_calling_it_checks_the_flag(run
 
 @pytest.mark.parametrize("read", sorted(READ_AFTER))
 def test_handwritten_a_closure_whose_move_may_be_read_after_is_left(run_pass, read):
-    program = CLOSURE
-    for old, new in READ_AFTER[read]:
-        assert old in program
-        program = program.replace(old, new)
-    ran = run_pass("defer-kernel-moves", program)
+    ran = run_pass("defer-kernel-moves", _changed(READ_AFTER[read]))
     assert not ran.codes
     assert ran.tree == ran.before
 

@@ -48,22 +48,16 @@ def test_each_call_computed_first_is_named_and_one_after_a_call_stays():
     assert "    @print(@add(@twice(3), @make(1)[0]));" in to_text(kept.after)
 
 
-def test_an_operand_computed_before_a_call_is_held_first():
-    case = CASES / "returned_of_extents_a_call_computes_read_after_an_operand.vx"
-    text = to_text(run_front(case, name_sizing_calls).after)
+@pytest.mark.parametrize("case, read", [
+    ("returned_of_extents_a_call_computes_read_after_an_operand", "operand + sized#1[0]"),
+    ("returned_of_extents_a_call_computes_given_after_an_argument",
+     "@add(operand, sized#1[0])")])
+def test_an_operand_or_argument_computed_before_a_call_is_held_first(case, read):
+    text = to_text(run_front(CASES / f"{case}.vx", name_sizing_calls).after)
     assert "let sized: Tensor<i32, [?], Memory::CPU_DRAM> = @make(2);\n" \
         "    let operand: ~_ = sized[3];\n" \
         "    let sized#1: Tensor<i32, [?], Memory::CPU_DRAM> = @make(1);\n" \
-        "    @print(operand + sized#1[0]);" in text
-
-
-def test_an_argument_computed_before_a_call_is_held_first():
-    case = CASES / "returned_of_extents_a_call_computes_given_after_an_argument.vx"
-    text = to_text(run_front(case, name_sizing_calls).after)
-    assert "let sized: Tensor<i32, [?], Memory::CPU_DRAM> = @make(2);\n" \
-        "    let operand: ~_ = sized[3];\n" \
-        "    let sized#1: Tensor<i32, [?], Memory::CPU_DRAM> = @make(1);\n" \
-        "    @print(@add(operand, sized#1[0]));" in text
+        f"    @print({read});" in text
 
 
 # Hand-written Lsplit: a `return` of such a call, a block's value that is the call, and a
