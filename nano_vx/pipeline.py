@@ -113,6 +113,7 @@ from .passes.expand_lazy_conditions import expand_lazy_conditions
 from .passes.explicate_assertions import explicate_assertions
 from .passes.explicate_control import explicate_control
 from .passes.flag_assigned_placement_queries import flag_assigned_placement_queries
+from .passes.flag_chosen_storages import flag_chosen_storages
 from .passes.flag_maybe_lent_tensors import flag_maybe_lent_tensors
 from .passes.find_owned_buffers import find_owned_buffers
 from .passes.flatten_impl_blocks import flatten_impl_blocks
@@ -379,6 +380,7 @@ BACK_END = [
     erase_unaddressable_extents,
     copy_rest_into_assigning_arms,
     rebind_chosen_references,
+    flag_chosen_storages,
     split_chosen_storages,
     specialize_storages,
     move_printing_loop_conditions,

@@ -122,10 +122,10 @@ NOT_LOWERED = {
     "tests/passes/cases/choose_closures_in_kernels/"
     "e5010_launched_by_a_closure_named_in_a_closure_inside_another.vx",
     # A `spawn` body assigning a tensor of the launcher whole and calling in a loop a closure
-    # that moves it, the loop reading it, assigning it only on some turns: a later turn's
-    # read may be after the move.
+    # that moves it, the loop reading it after an operator's value, assigning it only on some
+    # turns: a check of the flag before the statement would come before that value.
     "tests/passes/cases/defer_kernel_moves/"
-    "e5010_moved_by_a_closure_called_in_a_loop_reading_it_before_assigning_it_again.vx",
+    "e5010_moved_by_a_closure_called_in_a_loop_reading_it_after_an_operator.vx",
     # A struct returned holding two tensors calls gave, each of which may be one its caller
     # lent, or one a call made (the one not its result would be copied, and a copy would not
     # be that tensor).
@@ -135,9 +135,9 @@ NOT_LOWERED = {
     "tests/passes/cases/bind_printed_strings/"
     "e5010_printed_in_an_assignment_to_an_element_its_value_reads.vx",
     # A `let mut` reference chosen at run time between places of a narrow type and of its
-    # value type, then assigned in a loop: the place it names on a turn depends on the turns
-    # before it.
-    "tests/passes/cases/copy_rest_into_assigning_arms/e5010_assigned_in_a_loop.vx",
+    # value type, assigned in a loop whose condition reads through it: only statements are
+    # written once per storage.
+    "tests/passes/cases/flag_chosen_storages/e5010_read_in_a_loops_condition.vx",
     # Five references to tensors an `if` chooses between calls' results borrowing only
     # variables the function assigns: each would write the rest of its block once per arm.
     "tests/passes/cases/split_chosen_tensor_references/"
@@ -146,14 +146,14 @@ NOT_LOWERED = {
     # interpreter's is unbounded.
     "tests/passes/cases/compute_wide_extents/e5010_extent_that_might_leave_i128.vx",
     # A tensor made by ::uninit() a function returns, of `?` extents a call computes, given
-    # after another argument (no `let` binds the call, so split-sizing-calls leaves it): its
-    # caller cannot size the written-flags before the call.
+    # after an argument calling another function (no `let` binds the call, so
+    # split-sizing-calls leaves it): its caller cannot size the written-flags before the call.
     "tests/passes/cases/copy_tracked_functions/"
-    "e5010_returned_of_extents_a_call_computes_given_after_an_argument.vx",
-    # A row of a tensor no variable names, after a shift of literals compared with an
-    # operator's value: no declared type says the i64 the interpreter shifts.
+    "e5010_returned_of_extents_a_call_computes_given_after_a_call.vx",
+    # A row of a tensor no variable names, after a shift of literals compared with a
+    # variable: no declared type says the i64 the interpreter shifts.
     "tests/passes/cases/name_row_temporaries/"
-    "e5010_row_of_a_temporary_after_a_shift_of_literals_beside_an_operator.vx",
+    "e5010_row_of_a_temporary_after_a_shift_of_literals_compared_with_a_variable.vx",
     # Rows of two tensors an `if` chooses as a closure's argument: no parameter's type for a
     # `let` for each arm to bind, and its value would start at a tensor nobody owns.
     "tests/passes/cases/type_scalars/"
