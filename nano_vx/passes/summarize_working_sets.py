@@ -42,7 +42,8 @@ a granule, or that is made there (`Tensor<f32, [N], Memory::X>::new()`, the spac
 its device as `Topology::X` too). It is resident from its placement to the last use of the
 local it is bound to
 (`let t = transfer(x, M)`; a tile bound to nothing lives at its transfer only; a reference
-bound to it, `let p = &t`, allocates nothing and its uses are uses of the tile), and a use
+bound to it, `let p = &t`, or a new name of it, `let u = t`, allocates nothing and its uses
+are uses of the tile), and a use
 inside a loop that the transfer is outside of keeps it to the end of the loop, since the
 next iteration uses it again. The working set of a space is the peak, over the program
 points, of the resident tiles, each rounded up to the space's granule. At each call of a
@@ -117,9 +118,11 @@ def _let(run, node):
     if (node.value._prod == "Transfer" or made) and tile is not None:
         tile.name = node.name
         run.state.bound[node.name] = tile
-    elif node.value._prod == "Borrow" and node.value.value._prod == "Local":
-        # A borrow allocates nothing: a use of the reference is a use of the tile it names.
-        lent = run.state.bound.get(node.value.value.name)
+    else:
+        # A borrow, or a new name of the tensor (`let u = t;` copies nothing), allocates
+        # nothing: a use of the new local is a use of the tile it names.
+        named = node.value.value if node.value._prod == "Borrow" else node.value
+        lent = run.state.bound.get(named.name) if named._prod == "Local" else None
         if lent is not None:
             run.state.bound[node.name] = lent
 
