@@ -22,6 +22,10 @@ DEFAULT = "{integer}"
 ARITHMETIC = frozenset("+ - * / %".split())
 
 
+class Outside(str):
+    """A type fixed outside the `comptime` block being walked, for the block's value."""
+
+
 @dataclass
 class State:
     typer: RememberingTyper | None = None  # the current function's: its locals are bound as met
@@ -142,6 +146,14 @@ def _free(run, node):
     _under(run, node, DEFAULT, run.descend)
 
 
+@check_literal_ranges.on("Comptime")
+def _comptime(run, node):
+    """A literal that is the block's value is judged by the type its value goes to, as the
+    evaluator computes it; arithmetic in the block by the block alone."""
+    expect = run.state.expect
+    _under(run, node, expect if expect is None else Outside(expect), run.descend)
+
+
 @check_literal_ranges.on("Return")
 def _return(run, node):
     if node.value is not None:
@@ -170,8 +182,11 @@ def _unary(run, node):
 def _binary(run, node):
     st = run.state
     # A literal operand takes the other operand's type. When that has none, arithmetic
-    # passes on what its own context fixes; a comparison or a logic operator fixes nothing.
-    around = st.expect if node.op in ARITHMETIC else DEFAULT
+    # passes on what its own context fixes, but not a type fixed outside a `comptime` block,
+    # whose arithmetic on literals alone is an i32's; a comparison or a logic operator fixes
+    # nothing.
+    outside = isinstance(st.expect, Outside)
+    around = st.expect if node.op in ARITHMETIC and not outside else DEFAULT
     _under(run, node.left, _beside(st, node.right, around))
     _under(run, node.right, _beside(st, node.left, around))
 
