@@ -259,8 +259,13 @@ def _match_value(run, node):
 
 @check_literal_ranges.on("Spawn")
 def _spawn(run, node):
+    st = run.state
     _under(run, node.topo, None)
-    run.walk(node.body)  # its value is the spawn's, under the same context
+    # Its value is the spawn's, under the same context; a `return` in it gives that value.
+    tail = node.body.value
+    st.results.append(st.expect if tail is None else _beside(st, tail, st.expect))
+    run.walk(node.body)
+    st.results.pop()
 
 
 @check_literal_ranges.on("Index", "MethodCall", "FieldGet", "Transfer", "Grad", "Vjp", "Jvp",

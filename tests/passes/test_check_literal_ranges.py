@@ -89,6 +89,8 @@ def test_a_literal_in_every_copy_of_an_unrolled_body_is_one_error():
     ("fn main() { for i in 0..3000000000 { print(i); } }", "3000000000", "i32"),
     ("fn main() { let f: i8 = comptime { 200 }; }", "200", "i8"),
     ("fn main() { let f: i64 = comptime { 3000000000 + 0 }; }", "3000000000", "i32"),
+    ("fn main() { let r = spawn on(Topology::CPU) { if true { return 3000000000; } 1 }; }",
+     "3000000000", "i32"),
     ("fn main() { let f: i64 = comptime { if true { 1 } else { 2147483648 * 2 } }; }",
      "2147483648", "i32"),
     ("fn main() { let big = 3000000000; }", "3000000000", "i32"),
@@ -98,6 +100,12 @@ def test_a_literal_in_every_copy_of_an_unrolled_body_is_one_error():
 def test_each_context_fixes_the_type_it_names(program, literal, type_):
     [d] = run_front(program, check_literal_ranges).diagnostics.items
     assert (d.code, d.data["literal"], d.data["type"]) == ("E3008", literal, type_)
+
+
+def test_a_return_in_a_spawn_gives_the_blocks_value_not_the_functions():
+    ran = run_front("fn f() -> u8 {\n  let r = spawn on(Topology::CPU) { if true { return 300; } 5 };"
+                    "\n  1\n}\nfn main() { print(f()); }", check_literal_ranges)
+    assert not ran.diagnostics.items, ran.diagnostics.render()
 
 
 def test_a_literal_no_integer_type_holds_says_so():
