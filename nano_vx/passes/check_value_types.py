@@ -155,7 +155,10 @@ def _returned(run, value, gives: str) -> None:
             return
         refuse(run, "E3002", value.span,
                f"{who} has no result type, but {gives} a value of type {show(found)}",
-               help=[f"declare the result, `-> {show(found)}`, or drop the value"],
+               help=[f"declare the result, `-> {show(found)}`, or drop the value"
+                     if who == f"'{name}'" else
+                     "end the block with its value (a block of no value gives none), or drop "
+                     "the value"],
                function=name, expected="void", found=show(found))
     elif not fits(found, result):
         refuse(run, "E3002", value.span,

@@ -144,6 +144,15 @@ def test_a_return_in_a_spawn_is_judged_against_the_blocks_value_not_the_function
     assert not ran.diagnostics.items, ran.diagnostics.render()
 
 
+def test_a_spawn_of_no_value_returns_none_and_the_help_says_how_to_give_one():
+    [d] = run_front("fn main() { let y = spawn on(Topology::CPU) { return 5; }; }",
+                    check_value_types).diagnostics.items
+    assert (d.code, d.message) == ("E3002", "the `spawn on` block has no result type, but this "
+                                            "`return` gives a value of type {integer}")
+    assert d.help == ["end the block with its value (a block of no value gives none), or drop "
+                      "the value"]
+
+
 def test_an_instance_is_judged_with_its_parameters_made_concrete():
     text = "fn twice<T>(x: T) -> T { let two: T = 2; x * two }\n" \
            "fn main() { print(twice(3)); print(twice(1.5)); }"
