@@ -317,9 +317,11 @@ def _judge(run, value: int, node) -> None:
 
 def _written(node, value: int) -> str:
     """The literal as the source spells it (`0xFF`, `1_000`), its middle left out when it is
-    long."""
+    long; a number fold-sizeof wrote in, spelled `sizeof<T>()` there, as its value."""
     span = node.span
     text = span.source.text[span.start:span.end] if span is not None else str(value)
+    if not text.lstrip("-").lstrip()[:1].isdigit():
+        text = str(value)
     if len(text) > SHOWN_DIGITS:
         text = f"{text[:10]}...{text[-10:]} ({len(text)} characters)"
     return text

@@ -89,6 +89,7 @@ def test_a_literal_in_every_copy_of_an_unrolled_body_is_one_error():
     ("fn main() { for i in 0..3000000000 { print(i); } }", "3000000000", "i32"),
     ("fn main() { let f: i8 = comptime { 200 }; }", "200", "i8"),
     ("fn main() { let f: i64 = comptime { 3000000000 + 0 }; }", "3000000000", "i32"),
+    ("fn main() { let x: u8 = sizeof<Tensor<f64, [100]>>(); }", "800", "u8"),
     ("fn main() { let r = spawn on(Topology::CPU) { if true { return 3000000000; } 1 }; }",
      "3000000000", "i32"),
     ("fn main() { let f: i64 = comptime { if true { 1 } else { 2147483648 * 2 } }; }",
