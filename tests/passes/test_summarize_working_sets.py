@@ -227,3 +227,11 @@ def test_a_new_name_of_a_tile_keeps_it_resident_while_the_name_is_used():
     a, b = ws.tiles
     assert a.name == "a" and a.start < b.start < a.last
     assert ws.resident == [a, b] and ws.peak == 120
+
+
+def test_an_assigned_tile_ends_the_one_its_local_held_and_takes_its_uses():
+    [ws] = _sets("reassigned_tile").ctx.working_sets
+    first, second = ws.tiles
+    assert (first.name, second.name) == ("a", "a")
+    assert first.start < first.last < second.start < second.last
+    assert ws.peak == 60
