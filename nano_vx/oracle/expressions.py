@@ -25,6 +25,7 @@ from ..values.numbers import (
     I32_HI, I32_LO, INT_TYPES, SHIFTS, Placed, TFloat, TInt, arith, cast, comparable, describe,
     logical_not, negate, to_index, unplace,
 )
+from ..values.control import Return
 from ..values.places import NONE_TOPO, CPU_DRAM, MemValue, Placement, SomeTopo, same
 from ..values.stops import stop, wrong_kind
 from ..languages.tensor_calls import meaning
@@ -971,11 +972,21 @@ class ExprMixin:
 
     @EXPRESSIONS.on("Spawn")
     def x_Spawn(self, node, sc, hint):
+        # A `return` in the block ends the block, its value the block's: typed as the block's
+        # value is, not as the function's result, and caught here, not by the function.
+        ret, sc.ret = sc.ret, hint
         topo, body, holds = self.topo(node.topo, sc), self.expr_block(node.body, sc), self.holds
+        sc.ret = ret
 
         def spawn(f):
             where = topo(f)
-            return _pinned(body(f), where, holds)
+            try:
+                value = body(f)
+            except Escape as e:
+                if type(e.signal) is not Return:
+                    raise
+                value = e.signal.value
+            return _pinned(value, where, holds)
         return spawn
 
     @EXPRESSIONS.on("Builtin")

@@ -22,6 +22,10 @@ DEFAULT = "{integer}"
 ARITHMETIC = frozenset("+ - * / %".split())
 
 
+class Outside(str):
+    """A type fixed outside the `comptime` block being walked, for the block's value."""
+
+
 @dataclass
 class State:
     typer: RememberingTyper | None = None  # the current function's: its locals are bound as met
@@ -142,6 +146,14 @@ def _free(run, node):
     _under(run, node, DEFAULT, run.descend)
 
 
+@check_literal_ranges.on("Comptime")
+def _comptime(run, node):
+    """A literal that is the block's value is judged by the type its value goes to, as the
+    evaluator computes it; arithmetic in the block by the block alone."""
+    expect = run.state.expect
+    _under(run, node, expect if expect is None else Outside(expect), run.descend)
+
+
 @check_literal_ranges.on("Return")
 def _return(run, node):
     if node.value is not None:
@@ -170,8 +182,11 @@ def _unary(run, node):
 def _binary(run, node):
     st = run.state
     # A literal operand takes the other operand's type. When that has none, arithmetic
-    # passes on what its own context fixes; a comparison or a logic operator fixes nothing.
-    around = st.expect if node.op in ARITHMETIC else DEFAULT
+    # passes on what its own context fixes, but not a type fixed outside a `comptime` block,
+    # whose arithmetic on literals alone is an i32's; a comparison or a logic operator fixes
+    # nothing.
+    outside = isinstance(st.expect, Outside)
+    around = st.expect if node.op in ARITHMETIC and not outside else DEFAULT
     _under(run, node.left, _beside(st, node.right, around))
     _under(run, node.right, _beside(st, node.left, around))
 
@@ -244,8 +259,13 @@ def _match_value(run, node):
 
 @check_literal_ranges.on("Spawn")
 def _spawn(run, node):
+    st = run.state
     _under(run, node.topo, None)
-    run.walk(node.body)  # its value is the spawn's, under the same context
+    # Its value is the spawn's, under the same context; a `return` in it gives that value.
+    tail = node.body.value
+    st.results.append(st.expect if tail is None else _beside(st, tail, st.expect))
+    run.walk(node.body)
+    st.results.pop()
 
 
 @check_literal_ranges.on("Index", "MethodCall", "FieldGet", "Transfer", "Grad", "Vjp", "Jvp",
@@ -297,9 +317,11 @@ def _judge(run, value: int, node) -> None:
 
 def _written(node, value: int) -> str:
     """The literal as the source spells it (`0xFF`, `1_000`), its middle left out when it is
-    long."""
+    long; a number fold-sizeof wrote in, spelled `sizeof<T>()` there, as its value."""
     span = node.span
     text = span.source.text[span.start:span.end] if span is not None else str(value)
+    if not text.lstrip("-").lstrip()[:1].isdigit():
+        text = str(value)
     if len(text) > SHOWN_DIGITS:
         text = f"{text[:10]}...{text[-10:]} ({len(text)} characters)"
     return text

@@ -53,7 +53,7 @@ A region runs on its device and ends there; what it hands back to the code aroun
 memory that code owns, so a tensor the region returns is one made before it and transferred
 in (`let d = transfer(x, Memory::GPU_HBM); let y = spawn on(Topology::GPU) { .. d };`), not
 one it made: a constructor, a literal or a `transfer` run inside it, or a call that makes its
-result. Where a value comes from is followed through `let`s and assignments (any one that may
+result, as its last value or a `return`'s in it. Where a value comes from is followed through `let`s and assignments (any one that may
 reach it counts), blocks, `if` and `match` branches, fields, references, and calls of the
 program's functions, which pass on what they return of their parameters (a summary of each,
 to a fixed point over recursion). The message names where the tensor is made; a region in
@@ -101,7 +101,7 @@ def _judge(run, fn, spawn) -> None:
     walk = _Origins(st, fn, {}, captured=True)
     value = spawn.body.value
     walk.here = st.typer.machine.holds(spawn.topo.name)
-    origins = walk.settled(spawn.body)
+    origins = walk.settled(spawn.body) | walk.returned  # a `return` in it gives its value
     made = [o for o in origins if isinstance(o, Made)]
     if value is None or not made or not walk.holds_tensor(value):
         return

@@ -110,6 +110,14 @@ def _closure(run, node):
     st.result = result
 
 
+@check_struct_instances.on("Spawn")
+def _spawn(run, node):
+    st = run.state
+    result, st.result = st.result, None  # a `return` in the block gives the block's value
+    run.descend(node)
+    st.result = result
+
+
 @check_struct_instances.on("Let")
 def _let(run, node):
     run.descend(node)

@@ -15,7 +15,8 @@ from ..placement.types import VOID
 
 @dataclass
 class State(Checking):
-    results: list = field(default_factory=list)  # per enclosing fn (name, result); None: closure
+    # Per enclosing fn or `spawn on` block (who, fn's name, result); None: a closure.
+    results: list = field(default_factory=list)
 
 
 check_value_types = Analysis("check-value-types", Lrouted, """
@@ -52,7 +53,7 @@ def _fn(run, node):
     result = st.typer.functions[node.name].ret
     if node.name == "main":
         _entry(run, node, result)
-    st.results.append((node.name, result))
+    st.results.append((f"'{node.name}'", node.name, result))
     run.descend(node)
     if node.body.value is not None:
         _returned(run, node.body.value, "its body ends in")
@@ -85,7 +86,11 @@ def _closure(run, node):
 @check_value_types.on("Spawn")
 def _spawn(run, node):
     st = run.state
+    # A `return` in the block ends the block: it gives the block's value, not the function's.
+    value = st.typer.block_value(node.body, st.machine.holds(node.topo.name))
+    st.results.append(("the `spawn on` block", st.function, value))
     st.where.inside(run, node, st.machine)
+    st.results.pop()
 
 
 @check_value_types.on("Let")
@@ -131,29 +136,32 @@ def _return(run, node):
     results = run.state.results
     if not results or results[-1] is None:
         return
-    name, result = results[-1]
+    who, name, result = results[-1]
     if node.value is not None:
         _returned(run, node.value, "this `return` gives")
     elif result != VOID:
         refuse(run, "E3002", node.span,
-               f"'{name}' returns {show(result)}, but this `return;` gives no value",
+               f"{who} returns {show(result)}, but this `return;` gives no value",
                help=[f"return a value of type {show(result)}: `return v;`"],
                function=name, expected=show(result), found="void")
 
 
 def _returned(run, value, gives: str) -> None:
     """Judge a value the function returns (a `return`'s, or its body's last expression)."""
-    name, result = run.state.results[-1]
+    who, name, result = run.state.results[-1]
     found = type_of(run, value)
     if result == VOID:
         if value_type(found) == VOID or not known(found):  # `spawn on(..) { .. }` of nothing
             return
         refuse(run, "E3002", value.span,
-               f"'{name}' has no result type, but {gives} a value of type {show(found)}",
-               help=[f"declare the result, `-> {show(found)}`, or drop the value"],
+               f"{who} has no result type, but {gives} a value of type {show(found)}",
+               help=[f"declare the result, `-> {show(found)}`, or drop the value"
+                     if who == f"'{name}'" else
+                     "end the block with its value (a block of no value gives none), or drop "
+                     "the value"],
                function=name, expected="void", found=show(found))
     elif not fits(found, result):
         refuse(run, "E3002", value.span,
-               f"'{name}' returns {show(result)}, but {gives} {show(found)}",
+               f"{who} returns {show(result)}, but {gives} {show(found)}",
                help=cast_help(found, result), function=name, expected=show(result),
                found=show(found))

@@ -29,7 +29,7 @@ class State:
     here: list[str | None] = field(default_factory=list)  # where its code runs
     tiles: dict[int, Tile] = field(default_factory=dict)  # by ordinal
     bound: dict[str, Tile] = field(default_factory=dict)  # by the local bound to it
-    uses: list[tuple[str, int]] = field(default_factory=list)  # (local, point)
+    uses: list[tuple[Tile, int]] = field(default_factory=list)  # (the tile a local held, point)
     loops: list[tuple[int, int]] = field(default_factory=list)  # (first, last point) each
     fn_calls: list[CallSite] = field(default_factory=list)  # its calls of other functions
 
@@ -40,11 +40,12 @@ Find each function's tiles and how long each stays resident: the working set per
 A tile is a statically sized tensor that a `transfer` places in a space with a capacity or
 a granule, or that is made there (`Tensor<f32, [N], Memory::X>::new()`, the space spelled by
 its device as `Topology::X` too). It is resident from its placement to the last use of the
-local it is bound to
-(`let t = transfer(x, M)`; a tile bound to nothing lives at its transfer only; a reference
-bound to it, `let p = &t`, allocates nothing and its uses are uses of the tile), and a use
-inside a loop that the transfer is outside of keeps it to the end of the loop, since the
-next iteration uses it again. The working set of a space is the peak, over the program
+local it is bound to (`let t = transfer(x, M)`, or `t = transfer(x, M)`, after which a use
+of t is one of the new tile, not of the one t held; a tile bound to nothing lives at its
+transfer only; a reference bound to it, `let p = &t`, or a new name of it, `let u = t`,
+allocates nothing and its uses are uses of the tile), and a use inside a loop that the
+transfer is outside of keeps it to the end of the loop, since the next iteration uses it
+again. The working set of a space is the peak, over the program
 points, of the resident tiles, each rounded up to the space's granule. At each call of a
 function of the program it records the tiles still resident while the callee runs: placed
 before the call and used in its arguments or after it. The sets are left on the compilation
@@ -68,8 +69,7 @@ def _fn(run, node):
     st.here = [st.typer.functions[node.name].space]
     st.tiles, st.bound, st.uses, st.loops, st.fn_calls = {}, {}, [], [], []
     run.descend(node)
-    uses = [(tile, at) for name, at in st.uses
-            if (tile := st.bound.get(name)) is not None and at > tile.start]
+    uses = [(tile, at) for tile, at in st.uses if at > tile.start]
     for (tile, at), end in zip(uses, _through_loops(st.loops, uses)):
         tile.last = max(tile.last, end)
     tiles = list(st.tiles.values())
@@ -110,25 +110,46 @@ def _loop(run, node):
 @summarize_working_sets.on("Let")
 def _let(run, node):
     run.walk(node.type)
-    ordinal = run.state.ordinal  # a transfer bound here is the next one the walk meets
-    run.walk(node.value)
-    made = node.value._prod in ("TensorNew", "TensorLit")
-    tile = run.state.tiles.get(_key(node.value, None if made else ordinal))
-    if (node.value._prod == "Transfer" or made) and tile is not None:
-        tile.name = node.name
-        run.state.bound[node.name] = tile
-    elif node.value._prod == "Borrow" and node.value.value._prod == "Local":
-        # A borrow allocates nothing: a use of the reference is a use of the tile it names.
-        lent = run.state.bound.get(node.value.value.name)
+    _bind(run, node.name, node.value)
+
+
+@summarize_working_sets.on("Assign")
+def _assign(run, node):
+    """`x = v` gives x a new value: the tile it held is not used by it any more (a use of x
+    after is one of what v places or names), and writing x is no use of either."""
+    if node.op != "=" or node.target._prod != "Local":
+        run.descend(node)
+        return
+    run.state.bound.pop(node.target.name, None)
+    _bind(run, node.target.name, node.value)
+
+
+def _bind(run, name: str, value) -> None:
+    """Walk the value a local is given, and bind the local to the tile the value is, if any."""
+    st = run.state
+    ordinal = st.ordinal  # a transfer bound here is the next one the walk meets
+    run.walk(value)
+    made = value._prod in ("TensorNew", "TensorLit")
+    tile = st.tiles.get(_key(value, None if made else ordinal))
+    if (value._prod == "Transfer" or made) and tile is not None:
+        tile.name = name
+        st.bound[name] = tile
+    else:
+        # A borrow, or a new name of the tensor (`let u = t;` copies nothing), allocates
+        # nothing: a use of the new local is a use of the tile it names.
+        named = value.value if value._prod == "Borrow" else value
+        lent = st.bound.get(named.name) if named._prod == "Local" else None
         if lent is not None:
-            run.state.bound[node.name] = lent
+            st.bound[name] = lent
 
 
 @summarize_working_sets.on("Local")
 def _local(run, node):
     st = run.state
     st.point += 1
-    st.uses.append((node.name, st.point))
+    tile = st.bound.get(node.name)  # the tile the local holds here: an assignment rebinds it
+    if tile is not None:
+        st.uses.append((tile, st.point))
 
 
 @summarize_working_sets.on("Transfer")

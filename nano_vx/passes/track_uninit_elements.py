@@ -8,6 +8,7 @@ from ..languages.lresolved import display_name
 from ..languages.lallset import Lallset
 from ..languages.lwritten import Lwritten
 from ..nanopass import Pass, descendants
+from ..placement.types import element_value
 from ..scalars import refuse
 from ..scalars.aggregates import Names
 from ..scalars.tensor_names import (NOT_FOLLOWED, element_of, extent_reads,
@@ -252,11 +253,13 @@ def _assign(run, s):
         _refuse(run, s)  # a row
         return s
     # `t[i] += v` computes v, then reads the element (the interpreter stops there, at the
-    # statement, on one never written), then writes it.
+    # statement, on one never written), then writes it. v is of the element's value type:
+    # a narrow element's storage type holds no variable (v of an `i4` is an i8, not wrapped).
     value = run.state.used.fresh("operand")
     span = s.value.span
+    elem = element_value(run.state.elems[base.name])
     return (*lets,
-            Lwritten["Let"](value, False, run.state.elems[base.name], run.walk(s.value), span=span),
+            Lwritten["Let"](value, False, elem, run.walk(s.value), span=span),
             Lwritten["ExprStmt"](Lwritten["ReadWritten"](
                 target, Lwritten["Local"](flags, span=base.span), span=s.span), span=s.span),
             s.replace(target=target, value=Lwritten["Local"](value, span=span))) + written

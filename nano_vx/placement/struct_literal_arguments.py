@@ -8,7 +8,8 @@ A literal is given as a type by the `let` or the constant that binds it (`let c:
 (`get(Cell { .. })` for `fn get(c: Cell<Point>)`; `px<i64>(P { .. })` for `fn px<T>(p:
 P<T>)`, whose call writes T, passes a `P<i64>`; `f(Cell { .. })` of a closure a `let` binds,
 never assigned, `|c: Cell<f32>| ..`), the function's result it is returned as (by
-`return` or the body's value; a closure's `return` is its own, of a type no one writes), the
+`return` or the body's value; a closure's `return` is its own, of a type no one writes, and
+so is a `spawn on` block's), the
 field of a struct that is not generic or the variant's value it is given to, or a literal in
 its field those its field's parameter is given (`Cell { v: Cell { .. } }` as a
 `Cell<Cell<Point>>`). The type is handed on through the arms of an `if` or a `match`, an
@@ -105,8 +106,10 @@ def _block(run, node):
     _arm(run, node, st.result) if node is st.body else run.descend(node)
 
 
-@_arguments.on("Closure")
+@_arguments.on("Closure", "Spawn")
 def _closure(run, node):
+    """A closure's `return`, and a `spawn on` block's, gives its own value, not the
+    function's result."""
     st = run.state
     result, st.result = st.result, None
     run.descend(node)

@@ -290,3 +290,21 @@ fn main() {
 }
 """) == ("1099511627777\n1099511627777\n2199023255553\n4\n7\n1099511627779\n"
          "6\n7\n1099511627779\n6\n7\n2199023255555\n")
+
+
+def test_a_return_in_a_spawn_ends_the_block_not_the_function():
+    # Its value is the block's, typed as the block's (300 is no u8 here), in every IL: before
+    # outline-kernels makes the block a kernel as after.
+    assert output("""
+fn f() -> u8 {
+    let r = spawn on(Topology::CPU) {
+        for i in 0..10 {
+            if i * i > 5 { return 300; }
+        }
+        -1
+    };
+    print(r);
+    7
+}
+fn main() { print(f()); }
+""") == "300\n7\n"

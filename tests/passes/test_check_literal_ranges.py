@@ -88,6 +88,12 @@ def test_a_literal_in_every_copy_of_an_unrolled_body_is_one_error():
     ("fn main() { let s: u8 = 1; print(s + 300); }", "300", "u8"),
     ("fn main() { for i in 0..3000000000 { print(i); } }", "3000000000", "i32"),
     ("fn main() { let f: i8 = comptime { 200 }; }", "200", "i8"),
+    ("fn main() { let f: i64 = comptime { 3000000000 + 0 }; }", "3000000000", "i32"),
+    ("fn main() { let x: u8 = sizeof<Tensor<f64, [100]>>(); }", "800", "u8"),
+    ("fn main() { let r = spawn on(Topology::CPU) { if true { return 3000000000; } 1 }; }",
+     "3000000000", "i32"),
+    ("fn main() { let f: i64 = comptime { if true { 1 } else { 2147483648 * 2 } }; }",
+     "2147483648", "i32"),
     ("fn main() { let big = 3000000000; }", "3000000000", "i32"),
     ("fn main() { let i: i64 = 9223372036854775808; }", "9223372036854775808", "i64"),
     ("fn main() { let s: u8 = 1; let w = (s + 256) as i32; }", "256", "u8"),
@@ -95,6 +101,12 @@ def test_a_literal_in_every_copy_of_an_unrolled_body_is_one_error():
 def test_each_context_fixes_the_type_it_names(program, literal, type_):
     [d] = run_front(program, check_literal_ranges).diagnostics.items
     assert (d.code, d.data["literal"], d.data["type"]) == ("E3008", literal, type_)
+
+
+def test_a_return_in_a_spawn_gives_the_blocks_value_not_the_functions():
+    ran = run_front("fn f() -> u8 {\n  let r = spawn on(Topology::CPU) { if true { return 300; } 5 };"
+                    "\n  1\n}\nfn main() { print(f()); }", check_literal_ranges)
+    assert not ran.diagnostics.items, ran.diagnostics.render()
 
 
 def test_a_literal_no_integer_type_holds_says_so():
@@ -137,7 +149,7 @@ def test_every_production_that_can_hold_a_literal_is_decided():
                 and "Int" in reachable(Ltyped, f.kind, memo) for f in cls._declared)}
     assert undecided == {
         "ConstItem", "StructDecl", "EnumDecl",  # walked from the Program handler, or not at all
-        "Comptime", "Unsafe",  # its block's value is its own: the same context
+        "Unsafe",  # its block's value is its own: the same context
         "AsPtr",  # the tensor it points into: the same context
         "Match", "Arm",  # the arm that runs gives the match its value: the same context
         "ArrayLit",  # its numbers are the elements of what it makes: the same context

@@ -77,6 +77,10 @@ MAKE = "fn make(n: i32) -> Tensor<f32, [2]> {\n" \
     (DEV, "spawn on(Topology::GPU) { let t = Tensor<f32, [2]>::fill(2.0); (dev, t[0]) }",
      None),
     (DEV, "spawn on(Topology::GPU) { let g = Tensor<f32, [2, 2]>::fill(2.0); g[1] }", "E6030"),
+    # A `return` in the region gives its value too.
+    (DEV, "spawn on(Topology::GPU) { if dev[0] > 0.0 { return Tensor<f32, [2]>::new(); } "
+          "dev }", "E6030"),
+    (DEV, "spawn on(Topology::GPU) { if dev[0] > 0.0 { return dev; } dev }", None),
     # A tensor an inner region made, handed out through the outer one: both hand it out.
     ("", "spawn on(Topology::GPU) { let t = spawn on(Topology::GPU) "
          "{ Tensor<f32, [2]>::new() }; t }", "E6030"),

@@ -164,3 +164,14 @@ def test_handwritten_a_generic_functions_cell_and_an_unwritten_one_are_not_judge
         }
     """)
     assert ran.codes == []
+
+
+def test_a_return_in_a_spawn_gives_the_blocks_value_not_the_functions_result():
+    source = ("struct Cell<T> { v: T }\nfn f() -> Cell<f32> {\n"
+              "  let r = spawn on(Topology::CPU) {\n"
+              "    let c: Cell<i32> = Cell { v: 5 };\n"
+              "    if c.v > 2 { return c; }\n    if c.v > 1 { return Cell { v: 4 }; }\n"
+              "    Cell { v: 6 }\n  };\n  print(r.v);\n  Cell { v: 1.5 }\n}\n"
+              "fn main() { print(f().v); }\n")
+    ran = run_front(source, check_struct_instances)
+    assert not ran.diagnostics.items, ran.diagnostics.render()

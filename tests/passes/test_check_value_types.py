@@ -24,6 +24,8 @@ REFUSED = {
                               "a row is not assigned whole"),
     "element_mismatch": ("E3001", "`pair.0` is i32, but the value assigned to it is {float}"),
     "tuple_arity": ("E3001", "`span` is (_, _), but the value assigned to it is (_, _, _)"),
+    "spawn_return": ("E3002", "the `spawn on` block returns i32, but this `return` gives "
+                              "{float}"),
     "main_result": ("E3009", "'main' returns f64, but its result is the program's exit "
                              "status, an integer"),
 }
@@ -133,6 +135,22 @@ def test_a_string_goes_to_print_to_an_assert_and_to_a_variable_of_its_own():
 def test_a_closures_return_is_not_the_functions():
     text = "fn f() -> i32 { let g = |x: i32| { return 2.5; }; 1 }\nfn main() { print(f()); }"
     assert not run_front(text, check_value_types).diagnostics.items
+
+
+def test_a_return_in_a_spawn_is_judged_against_the_blocks_value_not_the_functions():
+    text = ("fn f() -> f32 { let r = spawn on(Topology::CPU) { if true { return 5; } 3 };\n"
+            "print(r); 1.5 }\nfn main() { spawn on(Topology::CPU) { return; }; print(f()); }")
+    ran = run_front(text, check_value_types)
+    assert not ran.diagnostics.items, ran.diagnostics.render()
+
+
+def test_a_spawn_of_no_value_returns_none_and_the_help_says_how_to_give_one():
+    [d] = run_front("fn main() { let y = spawn on(Topology::CPU) { return 5; }; }",
+                    check_value_types).diagnostics.items
+    assert (d.code, d.message) == ("E3002", "the `spawn on` block has no result type, but this "
+                                            "`return` gives a value of type {integer}")
+    assert d.help == ["end the block with its value (a block of no value gives none), or drop "
+                      "the value"]
 
 
 def test_an_instance_is_judged_with_its_parameters_made_concrete():

@@ -220,3 +220,18 @@ def test_a_call_holds_the_tiles_placed_before_it_and_resident_at_it(drawn, point
         held = [t for t in tiles if t.start < site.point <= t.last]
         assert {space: [id(t) for t in ts] for space, ts in site.held.items()} == {
             space: [id(t) for t in held if t.space == space] for space in {t.space for t in held}}
+
+
+def test_a_new_name_of_a_tile_keeps_it_resident_while_the_name_is_used():
+    [ws] = _sets("renamed_tile").ctx.working_sets
+    a, b = ws.tiles
+    assert a.name == "a" and a.start < b.start < a.last
+    assert ws.resident == [a, b] and ws.peak == 120
+
+
+def test_an_assigned_tile_ends_the_one_its_local_held_and_takes_its_uses():
+    [ws] = _sets("reassigned_tile").ctx.working_sets
+    first, second = ws.tiles
+    assert (first.name, second.name) == ("a", "a")
+    assert first.start < first.last < second.start < second.last
+    assert ws.peak == 60
