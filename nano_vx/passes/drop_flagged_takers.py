@@ -148,23 +148,28 @@ class _Takers:
         return fn.replace(blocks=tuple(out + edges))
 
     def _within(self, b, exit_node, x: str, owns: str, held: bool) -> list:
-        """Block b cut after each statement after which x is dead (after the flag's
-        assignment following one that gives x a buffer), the rest reached through a block
-        dropping x where `owns` is set."""
-        live, cuts = held, []
+        """Block b cut after each statement after which x is dead, the rest reached through
+        a block dropping x where `owns` is set; but a buffer given and never read is dropped
+        at once where it was made for x, and not at all where it was not."""
+        live, cuts, at_once = held, [], set()
         for i in range(len(b.stmts) - 1, -1, -1):
             s = b.stmts[i]
             read, defined = x in reads(s, {x: {x}}), x in defines(s)
-            if (read or defined) and not live:
-                cuts.append(i + 1 + defined)
+            if read and not live:
+                cuts.append(i + 1)
+            elif defined and not live and makes_fresh(s.value, self.fresh):
+                at_once.add(i + 1)  # after the flag's assignment that follows it
             live = read or live and not defined
         cuts.reverse()
+        stmts = tuple(t for i, s in enumerate(b.stmts) for t in (
+            (s, L["Drop"](x, span=s.span)) if i in at_once else (s,)))
+        cuts = [cut + sum(1 for k in at_once if k < cut) for cut in cuts]
         parts, label, at = [], b.label, 0
         for cut in cuts:
             rest = self._label()
-            parts.extend(self._drop(label, x, owns, b.stmts[at:cut], rest, b.span))
+            parts.extend(self._drop(label, x, owns, stmts[at:cut], rest, b.span))
             label, at = rest, cut
-        parts.append(L["BasicBlock"](label, b.stmts[at:], exit_node, span=b.span))
+        parts.append(L["BasicBlock"](label, stmts[at:], exit_node, span=b.span))
         return parts
 
     def _drop(self, label: str, x: str, owns: str, stmts: tuple, then: str, span) -> list:
