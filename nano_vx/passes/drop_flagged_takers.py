@@ -22,14 +22,16 @@ tensor it lent (`let mut p_b = T::new(); wrap(t, u, p_b, &mut lent); if lent { p
 renew-taken-tensors' `p_b = T::new();` before another such call): find-owned-buffers owns
 no variable given another local's buffer, so each call kept a buffer. The flag, `let mut
 owns = false;` as the function starts, is set true after each assignment of a tensor made
-(a constructor, a transfer, a call of a function returning only what it made) and false
-after any other; where the variable's liveness says it is read no more, as insert-drops
-places a drop, `branch owns` leads to a block dropping it. It is for a variable insert-drops
-and the passes after it drop nowhere, given at least one tensor made and one other, whose
+(a constructor, a transfer, a call of a function returning only what it made), false
+after any other and after a drop drop-replaced-buffers made (just before an assignment
+replacing a buffer of its own); where the variable's liveness, those drops counting as
+reads, says it is read no more, as insert-drops places a drop, `branch owns` leads to a
+block dropping it (a tensor made and never read is dropped at once). It is for a variable
+find-owned-buffers does not own, given at least one tensor made and one other, whose
 buffer nothing else holds: read by elements, printed, passed to a call that cannot hand it
 on or to a parameter its callee only reads and writes elements of, never returned, and no
 assignment of it reading it.
-""")
+""", requires=("owned_buffers",))
 
 
 @drop_flagged_takers.on("Program")
@@ -38,8 +40,9 @@ def _program(run, node):
     fresh, kept = fresh_results(node), kept_ranks(node)
     elementwise = {name: _elementwise(fn) for name, fn in fns.items()}
     return node.replace(items=tuple(
-        _Takers(i, fresh, kept, elementwise).rewrite() if i._prod == "Fn" else i
-        for i in node.items))
+        _Takers(i, fresh, kept, elementwise,
+                run.ctx.owned_buffers.get(i.name, frozenset())).rewrite()
+        if i._prod == "Fn" else i for i in node.items))
 
 
 def _elementwise(fn) -> frozenset:
@@ -65,8 +68,9 @@ def _elementwise(fn) -> frozenset:
 class _Takers:
     """One function's variables given both a buffer made for them and another's."""
 
-    def __init__(self, fn, fresh: frozenset, kept: dict, elementwise: dict):
+    def __init__(self, fn, fresh: frozenset, kept: dict, elementwise: dict, owned: frozenset):
         self.fn, self.fresh, self.kept, self.elementwise = fn, fresh, kept, elementwise
+        self.owned = owned
         self.ranks = tensor_ranks(fn)
         self.names = {n.name for n in descendants(fn) if n._prod in ("Local", "Let", "Param")}
         self.next_label = max(int(b.label[2:]) for b in fn.blocks) + 1
@@ -87,13 +91,11 @@ class _Takers:
 
     def _taker(self, x: str) -> bool:
         fn = self.fn
-        if x in {p.name for p in fn.params}:
+        if x in self.owned or x in {p.name for p in fn.params}:
             return False
         made = other = 0
         for b in fn.blocks:
             for s in b.stmts:
-                if s._prod == "Drop" and s.name == x:
-                    return False
                 if x in defines(s):
                     if x in reads(s, {x: {x}}):
                         return False
@@ -130,7 +132,7 @@ class _Takers:
                          L["Bool"](False, span=span), span=span)
         blocks[0] = blocks[0].replace(stmts=(start, *blocks[0].stmts))
         fn = fn.replace(blocks=tuple(blocks), cells=(*fn.cells, owns))
-        live = live_in(fn, {x: {x}})
+        live = live_in(_dropped_read(fn, x), {x: {x}})
         out, edges = [], []
         for b in fn.blocks:
             held = set().union(*(live.get(t, set()) for t in successors(b))) | \
@@ -150,12 +152,14 @@ class _Takers:
     def _within(self, b, exit_node, x: str, owns: str, held: bool) -> list:
         """Block b cut after each statement after which x is dead, the rest reached through
         a block dropping x where `owns` is set; but a buffer given and never read is dropped
-        at once where it was made for x, and not at all where it was not."""
+        at once where it was made for x, and not at all where it was not, and one a drop
+        of an earlier pass gave back is not dropped again."""
         live, cuts, at_once = held, [], set()
         for i in range(len(b.stmts) - 1, -1, -1):
             s = b.stmts[i]
-            read, defined = x in reads(s, {x: {x}}), x in defines(s)
-            if read and not live:
+            dropped = s._prod == "Drop" and s.name == x
+            read, defined = dropped or x in reads(s, {x: {x}}), x in defines(s)
+            if read and not live and not dropped:
                 cuts.append(i + 1)
             elif defined and not live and makes_fresh(s.value, self.fresh):
                 at_once.add(i + 1)  # after the flag's assignment that follows it
@@ -192,8 +196,18 @@ def _named(node) -> set:
 
 
 def _set_after(stmts, x: str, owns: str, fresh: frozenset):
+    """The statements, the flag set after each giving x a buffer, and unset after a drop of
+    it (drop-replaced-buffers' before an assignment replacing it)."""
     for s in stmts:
         yield s
-        if x in defines(s):
+        if x in defines(s) or s._prod == "Drop" and s.name == x:
             yield L["Assign"](L["Local"](owns, span=s.span), "=", L["Bool"](
-                makes_fresh(s.value, fresh), span=s.span), span=s.span)
+                s._prod != "Drop" and makes_fresh(s.value, fresh), span=s.span), span=s.span)
+
+
+def _dropped_read(fn, x: str):
+    """fn with each drop of x a statement reading it, for x's liveness: a drop an earlier
+    pass made is where that buffer dies."""
+    return fn.replace(blocks=tuple(b.replace(stmts=tuple(
+        L["ExprStmt"](L["Local"](x, span=s.span), span=s.span)
+        if s._prod == "Drop" and s.name == x else s for s in b.stmts)) for b in fn.blocks))
