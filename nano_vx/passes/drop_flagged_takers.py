@@ -27,11 +27,11 @@ after any other and after a drop drop-replaced-buffers made (just before an assi
 replacing a buffer of its own); where the variable's liveness, those drops counting as
 reads, says it is read no more, as insert-drops places a drop, `branch owns` leads to a
 block dropping it (a tensor made and never read is dropped at once). It is for a variable
-find-owned-buffers does not own, given at least one tensor made and one other, whose
+dropped nowhere else (but there), given at least one tensor made and one other, whose
 buffer nothing else holds: read by elements, printed, passed to a call that cannot hand it
 on or to a parameter its callee only reads and writes elements of, never returned, and no
 assignment of it reading it.
-""", requires=("owned_buffers",))
+""")
 
 
 @drop_flagged_takers.on("Program")
@@ -40,9 +40,8 @@ def _program(run, node):
     fresh, kept = fresh_results(node), kept_ranks(node)
     elementwise = {name: _elementwise(fn) for name, fn in fns.items()}
     return node.replace(items=tuple(
-        _Takers(i, fresh, kept, elementwise,
-                run.ctx.owned_buffers.get(i.name, frozenset())).rewrite()
-        if i._prod == "Fn" else i for i in node.items))
+        _Takers(i, fresh, kept, elementwise).rewrite() if i._prod == "Fn" else i
+        for i in node.items))
 
 
 def _elementwise(fn) -> frozenset:
@@ -68,9 +67,8 @@ def _elementwise(fn) -> frozenset:
 class _Takers:
     """One function's variables given both a buffer made for them and another's."""
 
-    def __init__(self, fn, fresh: frozenset, kept: dict, elementwise: dict, owned: frozenset):
+    def __init__(self, fn, fresh: frozenset, kept: dict, elementwise: dict):
         self.fn, self.fresh, self.kept, self.elementwise = fn, fresh, kept, elementwise
-        self.owned = owned
         self.ranks = tensor_ranks(fn)
         self.names = {n.name for n in descendants(fn) if n._prod in ("Local", "Let", "Param")}
         self.next_label = max(int(b.label[2:]) for b in fn.blocks) + 1
@@ -91,11 +89,14 @@ class _Takers:
 
     def _taker(self, x: str) -> bool:
         fn = self.fn
-        if x in self.owned or x in {p.name for p in fn.params}:
+        if x in {p.name for p in fn.params}:
             return False
         made = other = 0
         for b in fn.blocks:
-            for s in b.stmts:
+            for at, s in enumerate(b.stmts):
+                if s._prod == "Drop" and s.name == x and not (
+                        at + 1 < len(b.stmts) and x in defines(b.stmts[at + 1])):
+                    return False
                 if x in defines(s):
                     if x in reads(s, {x: {x}}):
                         return False

@@ -91,3 +91,44 @@ def test_handwritten_only_a_variable_given_its_own_and_another_buffer_is_flagged
     dropped = sorted(s.name for b in main.blocks for s in b.stmts if s._prod == "Drop")
     assert dropped == ["x", "x"]
     assert ran.dump == snapshot_txt
+
+
+# drop-replaced-buffers' drop before an assignment replacing x's own buffer is where that
+# buffer ends: x is not dropped again there, only t's buffer's reads follow, and the new
+# tensor the other branch gives is dropped after x's last read where the flag says so.
+REPLACED = """
+    // IL: Ldrops
+    fn main(k: i32) -> i32 cells x {
+    bb0:
+        let t: Tensor<i32, [2]> = Tensor<i32, [2]>::fill(1i32);
+        let mut x: Tensor<i32, [2]> = Tensor<i32, [2]>::new();
+        branch k >[i32] 1i32, bb1, bb2;
+    bb1:
+        drop x;
+        x = t;
+        goto bb3;
+    bb2:
+        drop x;
+        x = Tensor<i32, [2]>::fill(2i32);
+        goto bb3;
+    bb3:
+        let s: i32 = x[0i32] +[i32] t[1i32];
+        return s;
+    }
+"""
+
+
+def test_handwritten_a_drop_of_an_earlier_pass_ends_the_buffer(run_pass):
+    ran = run_pass("drop-flagged-takers", REPLACED)
+    assert ran.codes == []
+    main = _fn(ran.tree, "main")
+    blocks = {b.label: b for b in main.blocks}
+    assert [s._prod for s in blocks["bb1"].stmts] == ["Drop", "Assign", "Assign", "Assign"]
+    assert [s.value.value for s in blocks["bb1"].stmts[1::2]] == [False, False]
+    drops = [b.label for b in main.blocks for s in b.stmts if s._prod == "Drop"]
+    assert sorted(drops)[:2] == ["bb1", "bb2"] and len(drops) == 3
+    (last,) = [b for b in main.blocks if b.label not in ("bb1", "bb2")
+               and any(s._prod == "Drop" for s in b.stmts)]
+    (way_in,) = [b for b in main.blocks if b.exit._prod == "Branch"
+                 and last.label == b.exit.then]
+    assert way_in.exit.cond.name == "x_owns#0"
