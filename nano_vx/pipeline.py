@@ -95,6 +95,7 @@ from .passes.differentiate_forward import differentiate_forward
 from .passes.differentiate_reverse import differentiate_reverse
 from .passes.dispatch_closures import dispatch_closures
 from .passes.drop_imports import drop_imports
+from .passes.drop_flagged_takers import drop_flagged_takers
 from .passes.drop_made_flagged_results import drop_made_flagged_results
 from .passes.drop_replaced_buffers import drop_replaced_buffers
 from .passes.drop_type_declarations import drop_type_declarations
@@ -434,6 +435,7 @@ BACK_END = [
     insert_drops,
     drop_replaced_buffers,
     drop_made_flagged_results,
+    drop_flagged_takers,
     explicate_calls,
     select_instructions,
 ]
