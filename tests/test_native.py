@@ -151,10 +151,10 @@ NOT_LOWERED = {
     # operator's value: no declared type says the i64 the interpreter shifts.
     "tests/passes/cases/name_row_temporaries/"
     "e5010_row_of_a_temporary_after_a_shift_of_literals_beside_an_operator.vx",
-    # Rows of two tensors an `if` chooses as a closure's argument: no parameter's type for a
-    # `let` for each arm to bind, and its value would start at a tensor nobody owns.
+    # Rows of two tensors an `if` chooses for a closure's parameter of no written type: no
+    # type for a `let` for each arm to bind, and its value would start at a tensor nobody owns.
     "tests/passes/cases/type_scalars/"
-    "e5010_rows_of_two_tensors_chosen_by_an_if_given_to_a_closure.vx",
+    "e5010_rows_of_two_tensors_chosen_by_an_if_given_to_a_closure_parameter_of_no_written_type.vx",
     # A closure binding to a `let mut` an enum it takes a variant of which carries a tensor:
     # put together again, its other variants' tensors would be buffers no one drops.
     "tests/passes/cases/split_closure_aggregates/"

@@ -23,7 +23,8 @@ ROW = "a row of a tensor used other than printed, given or lent to a function, b
     "`let` or returned"
 REFUSED = {"e5010_counter_copied_in_a_loop_after_the_closure_assigning_it_was_called":
                "a closure used as a value that captures 'n', a variable of the closure around it",
-           "e5010_rows_of_two_tensors_chosen_by_an_if_given_to_a_closure": ROW,
+           "e5010_rows_of_two_tensors_chosen_by_an_if_given_to_a_closure_parameter_of_no_"
+           "written_type": ROW,
            "e5010_closure_value_assigned_given_to_a_closure_naming_but_never_calling_it":
                "indexing _",
            "e5010_closure_binding_an_i64_of_its_untyped_parameter_given_an_i32":
