@@ -11,7 +11,7 @@ from ..languages.lsplit import Lsplit as L
 from ..nanopass import Pass, descendants
 from ..scalars import infer_program
 from ..scalars.literal_hints import UNFIXED
-from ..scalars.plain_locals import plain_locals, retyped_plain_local
+from ..scalars.plain_locals import literal_parameters, plain_locals, retyped_plain_local
 from ..scalars.plain_units import Contexts
 
 
@@ -19,6 +19,7 @@ from ..scalars.plain_units import Contexts
 class State:
     opening: bool = True  # the first walk opens each unit; the second casts it as decided
     plains: dict = field(default_factory=dict)  # function name -> its plain locals
+    params: dict = field(default_factory=dict)  # function name -> its plain closure parameters
     fns: dict = field(default_factory=dict)  # function name -> its Fn
     units: set = field(default_factory=set)  # id() of each unit of the function walked
     decided: dict = field(default_factory=dict)  # id() of an open cast's type -> its target
@@ -44,7 +45,11 @@ Arithmetic between such values, and with the literals their context gives no typ
 operand of a comparison, a closure's body, an assignment's value but an operator of
 literals alone), it computes in i32 (or f64) before the result meets another type; a literal
 a `let`, a parameter or a result types is of that type, and so is what meets it (`let z:
-i64 = k * 1000000000;` multiplies in the i64). Native code's inference gives a variable one
+i64 = k * 1000000000;` multiplies in the i64). A closure's parameter of no written type that every
+call gives a literal, or a local of no written type given only literals, is such a value
+too (`|q| { let m: i64 = q * q; m }` of `sq(100000)` multiplies in the i32); one a call
+gives a local of a written type is left to the inference, which refuses it where that
+type is not the one its body makes of it. Native code's inference gives a variable one
 type for all its uses, so it refuses a function whose uses of one want different types
 (E5010), and the gate refuses one whose plain local it would type otherwise (`let y: i64 =
 k;` makes k an i64), but for a local only given literals that type holds and never computed
@@ -92,6 +97,9 @@ def _kept(st, fn, solved: dict) -> bool:
     value as the interpreter does; notes each cast's decision."""
     if retyped_plain_local(fn, solved, st.plains[fn.name]) is not None:
         return False
+    if any(n._prod == "Param" and n.name in st.params[fn.name] and
+           solved[id(n)] not in UNFIXED.values() for n in descendants(fn)):
+        return False  # a plain parameter is typed otherwise
     contexts = Contexts(fn, st.fns, st.plains[fn.name])
     untyped = {p.name for n in descendants(fn) if n._prod == "Closure"
                for p in n.params if p.type is None}
@@ -138,7 +146,8 @@ def _converted_alone(cast, target: str, contexts, untyped: set) -> bool:
 def _fn(run, fn):
     st = run.state
     if st.opening:
-        st.plains[fn.name] = plain_locals(fn)
+        st.params[fn.name] = frozenset(literal_parameters(fn))
+        st.plains[fn.name] = plain_locals(fn, st.params[fn.name])
         st.units = Contexts(fn, st.fns, st.plains[fn.name]).units()
     return run.rebuild(fn)
 
