@@ -55,16 +55,18 @@ def with_copies(let, copies, taken: set) -> tuple:
         for copy in copies)
 
 
-def copies_per_kind(fn, kind_of, wanted, named) -> tuple[dict, dict]:
+def copies_per_kind(fn, kind_of, wanted, named, positions=None) -> tuple[dict, dict]:
     """For each closure a `let` of fn binds and that is only called, the kinds its calls give
-    its parameters of no written type (`kind_of(argument)`, a tuple per call); where they
-    give two or more that `wanted(kinds)` accepts, a copy per kind after the first, named
-    `named(closure's name, kind)`, which the calls giving that kind call. Returns the
-    copies' names per closure's local and, per id() of a call, the copy it calls."""
+    its parameters of no written type, or those `positions(closure's name, closure)` gives
+    (`kind_of(argument)`, a tuple per call); where they give two or more that
+    `wanted(kinds)` accepts, a copy per kind after the first, named `named(closure's name,
+    kind)`, which the calls giving that kind call. Returns the copies' names per closure's
+    local and, per id() of a call, the copy it calls."""
     calls = [n for n in descendants(fn) if n._prod == "Call" and n.callee._prod == "Local"]
     copies, callee = {}, {}
     for name, closure in direct_closures(fn).items():
-        untyped = [k for k, p in enumerate(closure.params) if p.type is None]
+        untyped = positions(name, closure) if positions is not None else \
+            [k for k, p in enumerate(closure.params) if p.type is None]
         given = {id(call): tuple(kind_of(call.args[k]) for k in untyped)
                  for call in calls if call.callee.name == name
                  and len(call.args) == len(closure.params)}
