@@ -21,7 +21,7 @@ CASES = Path(__file__).parent / "cases" / "type_scalars"
 NAMES = sorted(p.stem for p in CASES.glob("*.vx") if not p.stem.startswith("e5010"))
 ROW = "a row of a tensor used other than printed, given or lent to a function, bound by a " \
     "`let` or returned"
-REFUSED = {"e5010_counter_copied_in_a_loop_after_the_closure_assigning_it_was_called":
+REFUSED = {"e5010_counter_copied_in_a_loop_then_assigned_through_another_closure":
                "a closure used as a value that captures 'n', a variable of the closure around it",
            "e5010_rows_of_two_tensors_chosen_by_an_if_given_to_a_closure_parameter_of_no_"
            "written_type": ROW,
