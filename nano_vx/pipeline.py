@@ -69,6 +69,7 @@ from .passes.copy_closures_given_chains import copy_closures_given_chains
 from .passes.copy_closures_into_kernels import copy_closures_into_kernels
 from .passes.copy_closures_per_argument_kind import copy_closures_per_argument_kind
 from .passes.copy_closures_per_argument_type import copy_closures_per_argument_type
+from .passes.copy_closures_per_lent_reference import copy_closures_per_lent_reference
 from .passes.copy_held_tensor_fields import copy_held_tensor_fields
 from .passes.copy_out_tensors import copy_out_tensors
 from .passes.copy_read_kernel_aggregates import copy_read_kernel_aggregates
@@ -298,6 +299,7 @@ PIPELINE = Pipeline([
 # native code is wanted (running the program, --action emit-mlir and emit-llvm), or when a
 # dump or --stop-after names one of them.
 BACK_END = [
+    copy_closures_per_lent_reference,
     capture_lent_references,
     inline_borrowed_references,
     return_assigned_references,

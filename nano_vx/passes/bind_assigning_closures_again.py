@@ -17,31 +17,35 @@ from ..scalars.storages import bound_locals, fresh_copy
 
 @dataclass
 class State:
-    direct: set = field(default_factory=set)  # the locals bound to closures only called
+    direct: dict = field(default_factory=dict)  # the locals bound to closures only called
+    lets: dict = field(default_factory=dict)  # such a local -> its `let`
     taken: set = field(default_factory=set)  # the names of the function's locals
 
 
 bind_assigning_closures_again = Pass("bind-assigning-closures-again", L, L, """
 Bind each closure only called that assigns a variable copied by a `let` after it in its
-block (`let d = c;`), and that is named both before and after that copy, again just after
-the copy, each statement after it calling the new one: `let reset = |s: i32| { c =
-counter(s); }; reset(5); let d = c; reset(50);` is `.. reset(5); let d = c; let reset_1 =
-|s_1: i32| { c = counter(s_1); }; reset_1(50);`.
+block (`let d = c;`), and that is named both before and after that copy, or copied in a
+block inside its block that names it after the copy, again just after the copy, each
+statement after it calling the new one: `let reset = |s: i32| { c = counter(s); };
+reset(5); let d = c; reset(50);` is `.. reset(5); let d = c; let reset_1 = |s_1: i32| { c =
+counter(s_1); }; reset_1(50);`.
 
 A copy of a counter keeps the value it was given once the variable it copies is assigned
 another, which capture-environments makes its own where the assignment sees the copy. The
-closure bound before the copy does not see it, and is called only before it, when no copy
-is alive; the new one sees it (delay-assigning-closures moves a closure named only after
-the copy instead).
+closure bound before the copy does not see it, and is called only before it or outside its
+block (a loop's body binding the copy anew each turn), when no copy is alive; the new one
+sees it (delay-assigning-closures moves a closure named only after the copy in its own
+block instead).
 """, state=State)
 
 
 @bind_assigning_closures_again.on("Fn")
 def _fn(run, fn):
     st = run.state
-    st.direct = set(direct_closures(fn))
+    st.direct = direct_closures(fn)
     if not st.direct:
         return fn
+    st.lets = {n.name: n for n in descendants(fn) if n._prod == "Let" and n.name in st.direct}
     st.taken = bound_in(fn) | {n.name for n in descendants(fn) if n._prod == "Local"}
     return run.rebuild(fn)
 
@@ -49,22 +53,41 @@ def _fn(run, fn):
 @bind_assigning_closures_again.on("Block")
 def _block(run, block):
     block = run.rebuild(block)
+    st = run.state
     stmts = list(block.stmts)
-    for name in [s.name for s in block.stmts if s._prod == "Let" and s.name in run.state.direct]:
+    for name in [s.name for s in block.stmts if s._prod == "Let" and s.name in st.direct]:
         at = next(i for i, s in enumerate(stmts) if s._prod == "Let" and s.name == name)
-        let = stmts[at]
-        assigned = {n.target.name for n in descendants(let.value.body)
-                    if n._prod == "Assign" and n.target._prod == "Local"}
-        copy = next((j for j in range(at + 1, len(stmts)) if stmts[j]._prod == "Let"
-                     and stmts[j].value._prod == "Local" and stmts[j].value.name in assigned),
-                    None)
-        if copy is None or not any(names(s, let.name) for s in stmts[at + 1:copy]) or \
-                not any(names(s, let.name) for s in stmts[copy + 1:]):
+        copy = _copy_after(stmts, at + 1, st.lets[name])
+        if copy is None or not any(names(s, name) for s in stmts[at + 1:copy]):
             continue
-        again = _fresh(run.state, let)
-        rest = [fresh_copy(s, {let.name: again.name}) for s in stmts[copy + 1:]]
-        stmts = stmts[:copy + 1] + [again] + rest
+        stmts = _bound_again(st, stmts, copy, st.lets[name])
+    # a closure bound around the block, which it names after a copy there
+    inner = {id(n) for n in descendants(block)}
+    for name, let in st.lets.items():
+        if id(let) not in inner and any(names(s, name) for s in stmts):
+            copy = _copy_after(stmts, 0, let)
+            if copy is not None:
+                stmts = _bound_again(st, stmts, copy, let)
     return block if stmts == list(block.stmts) else block.replace(stmts=tuple(stmts))
+
+
+def _copy_after(stmts, start: int, let):
+    """The position of the first `let` from `start` on copying a variable let's closure
+    assigns, when a statement after it names the closure; else None."""
+    assigned = {n.target.name for n in descendants(let.value.body)
+                if n._prod == "Assign" and n.target._prod == "Local"}
+    copy = next((j for j in range(start, len(stmts)) if stmts[j]._prod == "Let"
+                 and stmts[j].value._prod == "Local" and stmts[j].value.name in assigned), None)
+    if copy is None or not any(names(s, let.name) for s in stmts[copy + 1:]):
+        return None
+    return copy
+
+
+def _bound_again(st: State, stmts: list, copy: int, let) -> list:
+    """stmts with let bound again after the copy, each statement after it naming the new one."""
+    again = _fresh(st, let)
+    rest = [fresh_copy(s, {let.name: again.name}) for s in stmts[copy + 1:]]
+    return stmts[:copy + 1] + [again] + rest
 
 
 def _fresh(st: State, let):

@@ -21,15 +21,17 @@ LITERALS = ("Int", "Float", "Bool", "Str")
 @dataclass
 class State:
     params: dict = field(default_factory=dict)  # function name -> its parameters' types
+    closures: dict = field(default_factory=dict)  # local -> the closure a `let` binds it to
     acting: set = field(default_factory=set)  # the constants whose first read may act
     names: Names | None = None
     lent: set = field(default_factory=set)  # the locals a call may change
 
 
 bind_chosen_row_arguments = Pass("bind-chosen-row-arguments", L, L, """
-Bind an `if` choosing rows that is given to a function of the program as an argument to a
-`let` of the parameter's type just before its statement, where the statement computes
-nothing before it but reads of literals, functions, constants and variables no call changes.
+Bind an `if` choosing rows that is given to a function of the program, or to a closure a
+`let` binds, as an argument to a `let` of the parameter's written type just before its
+statement, where the statement computes nothing before it but reads of literals, functions,
+constants and variables no call changes.
 
 `print(total(if c { a[1] } else { b[0] }));` is `let row = if c { a[1] } else { b[0] };
 print(total(row));`, which split-chosen-tensor-references then binds in each arm, followed by
@@ -40,7 +42,7 @@ reading before it what no call changes (no variable lent `&mut` or assigned by a
 constant whose first read prints or stops), of an `if` assigning no variable, has it bound
 so; the statements are a `let`, an
 expression statement, a `return`, an assignment `=` to a variable and a block's value, and
-the `if` is found through calls of functions, casts and operators other than `&&` and `||`,
+the `if` is found through calls of functions and of such closures, casts and operators other than `&&` and `||`,
 in the order they compute their parts. Any other stays where it is, which check-native-subset
 refuses.
 """, state=State)
@@ -57,6 +59,9 @@ def _program(run, program):
 @bind_chosen_row_arguments.on("Fn")
 def _fn(run, fn):
     run.state.names, run.state.lent = Names(fn), lent_locals(fn)
+    # a local a `let` that is not `mut` binds to a closure holds it wherever it is named
+    run.state.closures = {n.name: [p.type for p in n.value.params] for n in descendants(fn)
+                          if n._prod == "Let" and not n.mutable and n.value._prod == "Closure"}
     return run.rebuild(fn)
 
 
@@ -107,7 +112,7 @@ def _first(run, e):
         return True
     if kind == "Global":
         return e.name not in run.state.acting
-    parts = _parts(e)
+    parts = _parts(run, e)
     if parts is None:
         return False
     for k, (part, put) in enumerate(parts):
@@ -123,11 +128,11 @@ def _first(run, e):
     return False  # e computes something of its own after its parts: the next part is after
 
 
-def _parts(e):
+def _parts(run, e):
     """e's parts in the order it computes them, each with the function giving e that part
     replaced; None for an e that computes otherwise."""
     kind = e._prod
-    if kind == "Call" and e.callee._prod == "Global":
+    if kind == "Call" and (e.callee._prod == "Global" or _callee_types(run, e) is not None):
         return [(a, lambda v, k=k: e.replace(args=(*e.args[:k], v, *e.args[k + 1:])))
                 for k, a in enumerate(e.args)]
     if kind == "Binary" and e.op not in ("&&", "||"):
@@ -141,16 +146,25 @@ def _parts(e):
 
 def _chosen_row_parameter(run, call, k: int):
     """The type of the tensor parameter (or reference to one) of the function of the program
-    `call` gives its k-th argument, when that argument is an `if` giving a row (or borrowing
-    one) in some arm; else None."""
-    if call._prod != "Call" or call.callee._prod != "Global":
+    or the closure `call` gives its k-th argument, when that argument is an `if` giving a row
+    (or borrowing one) in some arm; else None."""
+    if call._prod != "Call":
         return None
-    arg, types = call.args[k], run.state.params.get(call.callee.name)
+    arg, types = call.args[k], _callee_types(run, call)
     # an arm assigning a variable might assign one the statement read before the `if`
     if arg._prod != "IfExpr" or arg.comptime or not gives_rows(arg) or types is None or \
             k >= len(types) or any(n._prod == "Assign" for n in descendants(arg)):
         return None
-    ty = types[k]
-    return ty if ty._prod == "TensorType" or ty._prod == "BorrowType" and \
-        ty.inner._prod == "TensorType" else None
+    ty = types[k]  # None where the closure's parameter has no written type
+    return ty if ty is not None and (ty._prod == "TensorType" or ty._prod == "BorrowType" and
+                                     ty.inner._prod == "TensorType") else None
 
+
+
+def _callee_types(run, call):
+    """The parameters' types of what `call` calls: a function of the program, or a closure a
+    local holds; None for any other callee."""
+    callee = call.callee
+    if callee._prod == "Global":
+        return run.state.params.get(callee.name)
+    return run.state.closures.get(callee.name) if callee._prod == "Local" else None

@@ -11,7 +11,7 @@ from ..languages.lsplit import Lsplit as L
 from ..nanopass import Pass, descendants
 from ..scalars import infer_program
 from ..scalars.literal_hints import UNFIXED
-from ..scalars.plain_locals import plain_locals, retyped_plain_local
+from ..scalars.plain_locals import literal_parameters, plain_locals, retyped_plain_local
 from ..scalars.plain_units import Contexts
 
 
@@ -19,6 +19,9 @@ from ..scalars.plain_units import Contexts
 class State:
     opening: bool = True  # the first walk opens each unit; the second casts it as decided
     plains: dict = field(default_factory=dict)  # function name -> its plain locals
+    params: dict = field(default_factory=dict)  # function name -> its plain closure parameters
+    solved: dict = field(default_factory=dict)  # function name -> its types as the program is
+    seeding: bool = False  # closures' parameters every call gives a literal are plain values
     fns: dict = field(default_factory=dict)  # function name -> its Fn
     units: set = field(default_factory=set)  # id() of each unit of the function walked
     decided: dict = field(default_factory=dict)  # id() of an open cast's type -> its target
@@ -44,7 +47,11 @@ Arithmetic between such values, and with the literals their context gives no typ
 operand of a comparison, a closure's body, an assignment's value but an operator of
 literals alone), it computes in i32 (or f64) before the result meets another type; a literal
 a `let`, a parameter or a result types is of that type, and so is what meets it (`let z:
-i64 = k * 1000000000;` multiplies in the i64). Native code's inference gives a variable one
+i64 = k * 1000000000;` multiplies in the i64). In a function still refused once those are cast, a
+closure's parameter of no written type that every call gives a literal, or a local of no
+written type given only literals, is such a value too (`|q| { let m: i64 = q * q; m }` of
+`sq(100000)` multiplies in the i32); one a call gives a local of a written type is left to
+the inference, which refuses it where that type is not the one its body makes of it. Native code's inference gives a variable one
 type for all its uses, so it refuses a function whose uses of one want different types
 (E5010), and the gate refuses one whose plain local it would type otherwise (`let y: i64 =
 k;` makes k an i64), but for a local only given literals that type holds and never computed
@@ -64,8 +71,22 @@ type.
 
 @cast_plain_values.on("Program")
 def _program(run, program):
-    refused = set(infer_program(program, plain=True).refused)
-    run.state.fns = {i.name: i for i in program.items if i._prod == "Fn"}
+    inferred = infer_program(program, plain=True)
+    once = _cast_refused(run, program, inferred, seeding=False)
+    # then a closure's parameter every call gives a literal, as a plain value of its own, in
+    # each function still refused
+    return _cast_refused(run, once, inferred if once is program else
+                         infer_program(once, plain=True), seeding=True)
+
+
+def _cast_refused(run, program, inferred, seeding: bool):
+    """program with the casts written in each function `inferred` refuses that they let
+    native code keep as it is; `seeding`: closures' parameters given literals are plain."""
+    refused = set(inferred.refused)
+    st = run.state
+    st.opening, st.seeding = True, seeding
+    st.solved = {name: infer.solved() for name, infer in inferred.items.items()}
+    st.fns = {i.name: i for i in program.items if i._prod == "Fn"}
     fns = {item.name for item in program.items if item._prod == "Fn" and item.name in refused}
     opened = {i.name: run.walk(i) for i in program.items if getattr(i, "name", None) in fns}
     while fns:  # drop each function opening does not let native code keep as it is
@@ -75,13 +96,13 @@ def _program(run, program):
         if not set(trial.refused) <= refused:
             return program
         kept = {name for name in fns - set(trial.refused)
-                if _kept(run.state, opened[name], trial.items[name].solved())}
+                if _kept(st, opened[name], trial.items[name].solved())}
         if kept == fns:
             break
         fns = kept
     if not fns:
         return program
-    run.state.opening = False
+    st.opening = False
     return program.replace(items=tuple(run.walk(opened[i.name]) if getattr(i, "name", None)
                                        in fns else i for i in program.items))
 
@@ -92,6 +113,9 @@ def _kept(st, fn, solved: dict) -> bool:
     value as the interpreter does; notes each cast's decision."""
     if retyped_plain_local(fn, solved, st.plains[fn.name]) is not None:
         return False
+    if any(n._prod == "Param" and n.name in st.params[fn.name] and
+           solved[id(n)] not in UNFIXED.values() for n in descendants(fn)):
+        return False  # a plain parameter is typed otherwise
     contexts = Contexts(fn, st.fns, st.plains[fn.name])
     untyped = {p.name for n in descendants(fn) if n._prod == "Closure"
                for p in n.params if p.type is None}
@@ -138,7 +162,11 @@ def _converted_alone(cast, target: str, contexts, untyped: set) -> bool:
 def _fn(run, fn):
     st = run.state
     if st.opening:
-        st.plains[fn.name] = plain_locals(fn)
+        solved = st.solved[fn.name]
+        st.params[fn.name] = frozenset(
+            name for name, p in literal_parameters(fn).items()
+            if solved.get(id(p), "i32") not in UNFIXED.values()) if st.seeding else frozenset()
+        st.plains[fn.name] = plain_locals(fn, st.params[fn.name])
         st.units = Contexts(fn, st.fns, st.plains[fn.name]).units()
     return run.rebuild(fn)
 

@@ -7,12 +7,11 @@ reference the output holds instead is the reference the outer one would find."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from ..languages.lassumed import Lassumed as L
 from ..nanopass import Pass, descendants
-from ..scalars.closures import direct_closures
-from ..scalars.said_types import chain, known, said_type
+from ..scalars.said_types import chain, given_types, known, said_type
 
 
 @dataclass
@@ -64,7 +63,7 @@ def _program(run, program):
     met = []  # the type of what each dereference and shared borrow reads, None if unsaid
     for fn in fns:
         st.types, st.values = st.locals[fn.name], st.lets[fn.name]
-        st.types.update(_given(st, fn))
+        st.types.update(given_types(st, fn))
         met += [said_type(st, n.value) for n in descendants(fn)
                 if n._prod == "Deref" or n._prod == "Borrow" and not n.mutable]
     if not any(chain(n) for n in descendants(program)) and not any(map(_shared, met)):
@@ -78,30 +77,6 @@ def _program(run, program):
 def _fn(run, fn):
     run.state.types, run.state.values = run.state.locals[fn.name], run.state.lets[fn.name]
     return run.rebuild(fn)
-
-
-def _given(st, fn) -> dict:
-    """Each parameter of no written type of a closure a `let` binds and that is only called,
-    every call of which gives it a value of one type said here -> that type, found until
-    none is added: an argument may be such a parameter."""
-    closures = direct_closures(fn)
-    calls = [n for n in descendants(fn) if n._prod == "Call" and n.callee._prod == "Local"
-             and n.callee.name in closures]
-    given: dict = {}
-    while True:
-        types = replace(st, types={**st.types, **given})
-        found = {}
-        for name, closure in closures.items():
-            args = [call.args for call in calls if call.callee.name == name]
-            for k, p in enumerate(closure.params):
-                if p.type is not None or not args or any(len(a) <= k for a in args):
-                    continue
-                said = [said_type(types, a[k]) for a in args]
-                if known(said[0]) and all(t == said[0] for t in said):
-                    found[p.name] = said[0]
-        if found == given:
-            return given
-        given = found
 
 
 @collapse_reference_chains.on("BorrowType")

@@ -12,7 +12,7 @@ from ..languages.lassumed import Lassumed as L
 from ..languages.lresolved import display_name, unused_name
 from ..nanopass import Pass, descendants
 from ..scalars.closures import bound_in, copies_per_kind, with_copies
-from ..scalars.said_types import chain, known, said_type
+from ..scalars.said_types import chain, given_types, known, said_type
 
 
 @dataclass
@@ -37,7 +37,9 @@ written type must be a chain at every call or at none: `let deref = |p| *p; dere
 *deref(rr);` of `r: &i32` and `rr: &&i32` is left whole, where `deref#1`, bound after
 deref and called by the second call, is given only the chain. The type of each argument
 must be said where it is written (a `let`, a parameter, a function's result, a field or an
-element); a closure one of whose calls gives another is left as it is.
+element), or be a parameter of no written type of a closure a `let` binds and that is only
+called, every call of which gives it one such type (`let twice = |q| deref(q) * 2;` only
+given `r`); a closure one of whose calls gives another is left as it is.
 """, state=State)
 
 
@@ -55,6 +57,7 @@ def _fn(run, fn):
     st = run.state
     st.types = {n.name: n.type for n in descendants(fn) if n._prod in ("Let", "Param")}
     st.values = {n.name: n.value for n in descendants(fn) if n._prod == "Let"}
+    st.types.update(given_types(st, fn))  # a parameter handed on is of what its calls give
     st.taken = bound_in(fn) | {n.name for n in descendants(fn) if n._prod == "Local"}
     st.copies, st.callee = copies_per_kind(
         fn, lambda arg: said_type(st, arg),

@@ -55,16 +55,18 @@ def with_copies(let, copies, taken: set) -> tuple:
         for copy in copies)
 
 
-def copies_per_kind(fn, kind_of, wanted, named) -> tuple[dict, dict]:
+def copies_per_kind(fn, kind_of, wanted, named, positions=None) -> tuple[dict, dict]:
     """For each closure a `let` of fn binds and that is only called, the kinds its calls give
-    its parameters of no written type (`kind_of(argument)`, a tuple per call); where they
-    give two or more that `wanted(kinds)` accepts, a copy per kind after the first, named
-    `named(closure's name, kind)`, which the calls giving that kind call. Returns the
-    copies' names per closure's local and, per id() of a call, the copy it calls."""
+    its parameters of no written type, or those `positions(closure's name, closure)` gives
+    (`kind_of(argument)`, a tuple per call); where they give two or more that
+    `wanted(kinds)` accepts, a copy per kind after the first, named `named(closure's name,
+    kind)`, which the calls giving that kind call. Returns the copies' names per closure's
+    local and, per id() of a call, the copy it calls."""
     calls = [n for n in descendants(fn) if n._prod == "Call" and n.callee._prod == "Local"]
     copies, callee = {}, {}
     for name, closure in direct_closures(fn).items():
-        untyped = [k for k, p in enumerate(closure.params) if p.type is None]
+        untyped = positions(name, closure) if positions is not None else \
+            [k for k, p in enumerate(closure.params) if p.type is None]
         given = {id(call): tuple(kind_of(call.args[k]) for k in untyped)
                  for call in calls if call.callee.name == name
                  and len(call.args) == len(closure.params)}
@@ -211,17 +213,24 @@ def _copied_apart(f, copies, parents, uses, fn) -> bool:
 
 def _called_before(closure, copies, parents, uses, fn) -> bool:
     """Whether closure, bound by a `let` and only called, is called only in statements of
-    that `let`'s block (outside closures) before the `let` of each copy there: it cannot
-    run while a copy is alive (a copy is only called in its scope, which starts later)."""
+    that `let`'s block or of blocks in them (outside closures), and each call in the block
+    of a copy's `let` before that `let`: it cannot run while a copy is alive (a copy is only
+    called in its scope, which starts later, and a loop's body binds it anew each turn)."""
     let = parents.get(id(closure))
     block = parents.get(id(let))
     if let is None or let._prod != "Let" or block is None or block._prod != "Block" or \
             direct_closures(fn).get(let.name) is not closure:
         return False
     lets = [n for n in descendants(fn) if n._prod == "Let" and n.name in copies]
-    calls = [_statement_of(n, block, parents) for n in uses.get(let.name, ())]
-    bound = [_statement_of(n, block, parents) for n in lets]
-    return None not in calls + bound and max(calls) < min(bound)
+    calls = uses.get(let.name, ())
+    if None in [_statement_of(n, block, parents) for n in (*calls, *lets)]:
+        return False
+    for copy in lets:
+        home = parents.get(id(copy))
+        at = _statement_of(copy, home, parents)
+        if any((k := _statement_of(n, home, parents)) is not None and k >= at for n in calls):
+            return False
+    return True
 
 
 def _statement_of(node, block, parents):

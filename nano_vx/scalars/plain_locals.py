@@ -146,17 +146,9 @@ def retyped_plain_parameter(fn, solved: dict, plain: set):
     such as it, a literal but the value of a `let` of a written type), which the
     interpreter computes in the plain i32 (`|q| { let m: i64 = q * q; m }` of `f(100000)`
     wraps there), or None."""
-    closures = direct_closures(fn)
-    calls = [n for n in descendants(fn) if n._prod == "Call" and n.callee._prod == "Local"
-             and n.callee.name in closures]
-    params = {}
-    for name, closure in closures.items():
-        args = [c.args for c in calls if c.callee.name == name]
-        if not args or any(len(a) != len(closure.params) for a in args):
-            continue
-        params.update((p.name, p) for k, p in enumerate(closure.params)
-                      if p.type is None and solved.get(id(p), "i32") not in UNFIXED.values()
-                      and all(_plain_value(a[k], plain) for a in args))
+    params = {name: p for name, p in
+              _closure_parameters(fn, lambda a: _plain_value(a, plain)).items()
+              if solved.get(id(p), "i32") not in UNFIXED.values()}
     if not params:
         return None
     # a local given only such parameters and plain values is plain too
@@ -177,6 +169,45 @@ def retyped_plain_parameter(fn, solved: dict, plain: set):
                            f"value, which the interpreter computes with as the i32 or f64 "
                            f"of its literals, typed {solved[id(p)]} by a later use")
     return None
+
+
+def literal_parameters(fn) -> dict:
+    """The parameters of no written type (name -> Param) of the closures a `let` binds and
+    that are only called, every call of which gives them an unsuffixed literal, or a local
+    of no written type given only such literals: the interpreter holds each as the plain i32
+    or f64 of its literals. A local of a written type gives a value of that type."""
+    lets = {n.name: n for n in descendants(fn) if n._prod == "Let"}
+    assigned: dict = {}
+    for n in descendants(fn):
+        if n._prod == "Assign" and n.target._prod == "Local":
+            assigned.setdefault(n.target.name, []).append(n.value)
+
+    def literal(e) -> bool:
+        return e._prod == "Float" or integer_literal(_negated(e)) is not None and held(e, "i32")
+
+    def given(e) -> bool:
+        if e._prod != "Local":
+            return literal(e)
+        let = lets.get(e.name)
+        return let is not None and not written(let) and literal(let.value) and \
+            all(literal(v) for v in assigned.get(e.name, ()))
+    return _closure_parameters(fn, given)
+
+
+def _closure_parameters(fn, given) -> dict:
+    """The parameters of no written type (name -> Param) of the closures a `let` binds and
+    that are only called, each given at every call an argument that `given` accepts."""
+    closures = direct_closures(fn)
+    calls = [n for n in descendants(fn) if n._prod == "Call" and n.callee._prod == "Local"
+             and n.callee.name in closures]
+    params = {}
+    for name, closure in closures.items():
+        args = [c.args for c in calls if c.callee.name == name]
+        if not args or any(len(a) != len(closure.params) for a in args):
+            continue
+        params.update((p.name, p) for k, p in enumerate(closure.params)
+                      if p.type is None and all(given(a[k]) for a in args))
+    return params
 
 
 def _negated(e):

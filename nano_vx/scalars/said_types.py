@@ -9,6 +9,7 @@ from dataclasses import replace
 from ..languages.lassumed import Lassumed as L
 from ..nanopass import descendants
 from ..values.literals import TYPE_WRAPPERS
+from .closures import direct_closures
 
 
 def chain(ty) -> bool:
@@ -72,3 +73,27 @@ def said_type(st, e):
             e.index < len(outer.elems) else None
     return outer.elem if outer._prod in ("TensorType", "VectorType") else \
         outer.inner if outer._prod == "PtrType" else None
+
+
+def given_types(st, fn) -> dict:
+    """Each parameter of no written type of a closure a `let` binds and that is only called,
+    every call of which gives it a value of one type said here -> that type, found until
+    none is added: an argument may be such a parameter."""
+    closures = direct_closures(fn)
+    calls = [n for n in descendants(fn) if n._prod == "Call" and n.callee._prod == "Local"
+             and n.callee.name in closures]
+    given: dict = {}
+    while True:
+        types = replace(st, types={**st.types, **given})
+        found = {}
+        for name, closure in closures.items():
+            args = [call.args for call in calls if call.callee.name == name]
+            for k, p in enumerate(closure.params):
+                if p.type is not None or not args or any(len(a) <= k for a in args):
+                    continue
+                said = [said_type(types, a[k]) for a in args]
+                if known(said[0]) and all(t == said[0] for t in said):
+                    found[p.name] = said[0]
+        if found == given:
+            return given
+        given = found

@@ -1,5 +1,5 @@
-"""bind-chosen-row-arguments: an `if` choosing rows given to a function is bound by a `let`
-of the parameter's type before its statement, where the statement reads before it nothing
+"""bind-chosen-row-arguments: an `if` choosing rows given to a function, or to a closure a
+`let` binds, is bound by a `let` of the parameter's type before its statement, where the statement reads before it nothing
 the `if` can change; the program prints what it printed, and native code runs it as the
 interpreter does."""
 
@@ -34,14 +34,16 @@ def test_native_code_prints_what_the_interpreter_prints(case):
 
 
 # A variable a call may change read before the `if` (n, which the `if`'s condition lends
-# `&mut`), a closure's argument, after `&&`, one the `if` assigns: left where they are.
+# `&mut`), the argument of a closure a `let mut` binds or of one no type is written for,
+# after `&&`, one the `if` assigns: left where they are.
 @pytest.mark.parametrize("statement", [
     "let y = n + total(if bump(&mut n) { a[1] } else { b[0] });",
-    "let f = |r: Tensor<i32, [3]>| r[0];\n  let y = f(if c { a[1] } else { b[0] });",
+    "let mut f = |r: Tensor<i32, [3]>| r[0];\n  let y = f(if c { a[1] } else { b[0] });",
+    "let f = |r| r[0];\n  let y = f(if c { a[1] } else { b[0] });",
     "let y = c && total(if c { a[1] } else { b[0] }) > 0;",
     "let mut k = 1;\n  let y = k + total(if c { k = 5; a[1] } else { b[0] });",
 ])
-def test_an_if_after_what_it_could_change_or_not_given_to_a_function_is_left(statement):
+def test_an_if_after_what_it_could_change_or_given_to_no_typed_parameter_is_left(statement):
     ran = run_front("fn total(r: Tensor<i32, [3]>) -> i32 { r[0] + r[1] + r[2] }\n"
                     "fn bump(x: &mut i32) -> bool { *x = *x + 1; true }\nfn main() {\n"
                     "  let a = Tensor<i32, [2, 3]>::fill(1);\n"

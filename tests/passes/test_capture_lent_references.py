@@ -41,12 +41,15 @@ def test_native_code_prints_what_the_interpreter_prints(case):
     assert_native_as_interpreted(CASES / f"{case}.vx")
 
 
-def test_two_references_lent_at_two_calls_stay():
+# a parameter lent a variable at one call and a parameter passed on at another: no one
+# variable (nor a copy per variable: copy-closures-per-lent-reference) to capture
+def test_a_parameter_lent_a_variable_and_a_parameter_passed_on_stays():
     ran = run_front("fn main() {\n    let x = 5;\n    let y = 9;\n    let mut r = &x;\n"
                     "    let mut s = &x;\n    let point = |q: &mut &i32| { *q = &y; };\n"
-                    "    point(&mut r);\n    point(&mut s);\n    print(*r + *s);\n}\n",
+                    "    let on = |p: &mut &i32| { point(p); };\n"
+                    "    on(&mut r);\n    point(&mut s);\n    print(*r + *s);\n}\n",
                     capture_lent_references)
-    assert ran.after is ran.before
+    assert any(p.name == "q" for n in ran.nodes("Closure") for p in n.params)
 
 
 def test_a_reference_bound_after_the_closure_stays():

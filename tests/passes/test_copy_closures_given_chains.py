@@ -42,12 +42,14 @@ def test_one_copy_per_type_given_each_call_calling_its_own():
         ["deref", "deref#1", "deref#2", "deref"]
 
 
+# no chain; a parameter handed on that its calls give two types (q): its type is unsaid
 def test_closures_given_no_chain_or_a_type_unsaid_are_left_as_they_are():
     for program in ("fn main() {\n    let x = 1;\n    let y: i64 = 2;\n"
                     "    let f = |p| *p;\n    print(f(&x));\n    print(f(&y));\n}\n",
                     "fn main() {\n    let x = 5;\n    let r = &x;\n    let rr = &r;\n"
+                    "    let y: i64 = 7;\n    let s = &y;\n"
                     "    let deref = |p| *p;\n    let twice = |q| deref(q) * 2;\n"
-                    "    print(twice(r));\n    print(*deref(rr));\n}\n"):
+                    "    print(twice(r));\n    print(twice(s));\n    print(*deref(rr));\n}\n"):
         ran = run_front(program, copy_closures_given_chains)
         assert ran.after is ran.before
 

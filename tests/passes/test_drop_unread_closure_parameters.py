@@ -49,6 +49,15 @@ def test_parameters_named_or_given_what_is_not_a_closure_stay():
     assert ran.after is ran.before
 
 
+# A copy of the parameter named (the closure's value), or assigned another closure.
+@pytest.mark.parametrize("copy", ["let y = x; y", "let mut y = x; y = g; 1"])
+def test_a_parameter_whose_copy_is_named_stays(copy):
+    ran = run_front("fn main() {\n    let g = |q| unsafe { q[0] };\n    let mut f = g;\n"
+                    f"    let take = |x| {{ {copy} }};\n    let k = take(f);\n}}\n",
+                    drop_unread_closure_parameters)
+    assert ran.after is ran.before
+
+
 def test_a_variable_assigned_what_is_not_a_closure_stays():
     ran = run_front("fn pick() -> i32 { 1 }\nfn main() {\n    let g = |q| unsafe { q[0] };\n"
                     "    let mut f = g;\n    f = if pick() > 0 { g } else { g };\n"

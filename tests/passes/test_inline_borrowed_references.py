@@ -65,9 +65,9 @@ def test_one_a_closure_is_given_no_more_is_the_variable_too():
     assert "rr" not in main and "point()" in main and "r = &y;" in main
 
 
-def test_ones_of_two_references_given_to_a_closure_stay_for_check_native_subset_to_refuse():
+def test_ones_of_two_references_given_to_a_closure_one_bound_after_it_stay_to_be_refused():
     assert_refused_then_repaired(
-        CASES / "e5010_mut_references_to_two_references_given_to_a_closure.vx",
+        CASES / "e5010_mut_references_to_two_references_one_bound_after_the_closure.vx",
         check_native_subset, "E5010", "a reference to a reference")
 
 
