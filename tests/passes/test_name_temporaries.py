@@ -175,12 +175,20 @@ def test_a_tensor_constant_whose_value_needs_a_local_is_held_in_its_function():
 
 
 def test_a_reference_constant_a_call_returns_binding_a_variable_is_refused_as_it_was():
-    # dereference-constants leaves a reference a call returns (it may name an element of a
-    # tensor); no function computes a reference constant's value, and the passes after hold
+    # dereference-constants leaves a reference a call returns that may name an element of a
+    # tensor; no function computes a reference constant's value, and the passes after hold
     # a function's locals, not a constant's
-    assert_constant_refused_as_it_was(CASES / "e5010_reference_constant_a_call_returns.vx",
-                                      name_temporaries,
-                                      "a constant whose value binds a variable")
+    assert_constant_refused_as_it_was(
+        CASES / "e5010_reference_constant_a_call_returns_naming_an_element.vx",
+        name_temporaries, "a constant whose value binds a variable")
+
+
+def test_a_reference_constant_a_function_hands_on_is_held_in_its_function():
+    # dereference-constants made it hold the number, outline-constant-values the value a
+    # function's `let`
+    text = to_text(run_front(CASES / "reference_constant_a_call_returns.vx",
+                             name_temporaries).after)
+    assert "const R: i32 = const_part 0 of R by R$fill;" in text
 
 
 def test_a_reference_constant_reading_one_naming_an_element_is_refused_then_repaired():
