@@ -125,7 +125,7 @@ def test_list_passes_prints_the_back_end_between_the_front_end_and_the_spatial_l
     rows = [line.split()[:4] for line in back.splitlines()[1:]]
     assert [r[0] for r in rows] == [p.name for p in BACK_END]
     names = [r[0] for r in rows]
-    assert rows[:12] == [["capture-lent-references", "rewrite", "Lassumed", "Lassumed"],
+    assert rows[:14] == [["capture-lent-references", "rewrite", "Lassumed", "Lassumed"],
                          ["inline-borrowed-references", "rewrite", "Lassumed", "Lassumed"],
                          ["return-assigned-references", "rewrite", "Lassumed", "Lassumed"],
                          ["copy-closures-given-chains", "rewrite", "Lassumed", "Lassumed"],
@@ -134,6 +134,10 @@ def test_list_passes_prints_the_back_end_between_the_front_end_and_the_spatial_l
                          ["hoist-constant-tensors", "rewrite", "Lconstparts", "Lconstparts"],
                          ["inline-aggregate-constants", "rewrite", "Lconstparts", "Lconstparts"],
                          ["dereference-constants", "rewrite", "Lconstparts", "Lconstparts"],
+                         ["inline-reference-constant-lets", "rewrite", "Lconstparts",
+                          "Lconstparts"],
+                         ["hold-borrowed-constant-literals", "rewrite", "Lconstparts",
+                          "Lconstparts"],
                          ["outline-constant-values", "rewrite", "Lconstparts", "Lconstparts"],
                          ["call-functions-by-name", "rewrite", "Lconstparts", "Lconstparts"],
                          ["expand-lazy-conditions", "rewrite", "Lconstparts", "Lconstparts"]]

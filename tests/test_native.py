@@ -80,10 +80,6 @@ NOT_LOWERED = {
     # constant's value.
     "tests/passes/cases/name_temporaries/"
     "e5010_reference_constant_a_call_returns_naming_an_element.vx",
-    # So too one reading a constant whose reference names an element of a tensor, which a
-    # write through a copy changes (dereference-constants leaves both references).
-    "tests/passes/cases/name_temporaries/"
-    "e5010_reference_constant_reading_one_naming_an_element.vx",
     # A closure indexing a parameter of no written type, given to a variable then assigned
     # another, given to a closure that copies but never calls it: no call says whether the
     # parameter is a raw pointer or a tensor.
