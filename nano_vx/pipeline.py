@@ -72,6 +72,7 @@ from .passes.copy_out_tensors import copy_out_tensors
 from .passes.copy_read_kernel_aggregates import copy_read_kernel_aggregates
 from .passes.copy_rest_into_assigning_arms import copy_rest_into_assigning_arms
 from .passes.copy_rest_into_repointing_arms import copy_rest_into_repointing_arms
+from .passes.copy_into_assigned_uninit_tensors import copy_into_assigned_uninit_tensors
 from .passes.copy_tracked_functions import copy_tracked_functions
 from .passes.defer_early_returned_references import defer_early_returned_references
 from .passes.defer_kernel_moves import defer_kernel_moves
@@ -408,6 +409,7 @@ BACK_END = [
     read_printed_elements,
     name_sizing_arguments,
     flag_uninit_constants,
+    copy_into_assigned_uninit_tensors,
     track_uninit_elements,
     erase_contracts,
     drop_type_declarations,
