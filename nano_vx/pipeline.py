@@ -142,6 +142,7 @@ from .passes.inline_borrowed_references import inline_borrowed_references
 from .passes.inline_identity_closures import inline_identity_closures
 from .passes.inline_reference_constant_lets import inline_reference_constant_lets
 from .passes.inline_returned_references import inline_returned_references
+from .passes.inline_uninit_element_references import inline_uninit_element_references
 from .passes.make_all_set_flags import make_all_set_flags
 from .passes.mark_uninit_closures import mark_uninit_closures
 from .passes.name_closure_temporaries import name_closure_temporaries
@@ -409,6 +410,7 @@ BACK_END = [
     read_printed_elements,
     name_sizing_arguments,
     flag_uninit_constants,
+    inline_uninit_element_references,
     copy_into_assigned_uninit_tensors,
     track_uninit_elements,
     erase_contracts,
