@@ -69,12 +69,13 @@ NOT_LOWERED = {
     "e5010_tensor_assigned_whole_through_a_reference_made_to_refer_elsewhere_in_two_ifs.vx",
     "tests/passes/cases/scalarize_aggregates/"
     "e5010_mut_reference_returned_early_on_a_condition_that_may_stop.vx",
-    # A constant holding an aggregate holding two tensors, one another constant holds or
-    # one made by ::uninit() (the function computing it returns one tensor and would copy
-    # the other): inline-aggregate-constants refuses it.
+    # A constant holding an aggregate holding two tensors, one another constant holds, one
+    # made by ::uninit() or rows of one tensor (the function computing it returns one tensor
+    # and would copy the other): inline-aggregate-constants refuses it.
     "tests/passes/cases/inline_aggregate_constants/"
     "e5010_holding_two_tensors_one_a_constant_holds.vx",
     "tests/passes/cases/inline_aggregate_constants/e5010_holding_two_tensors_made_by_uninit.vx",
+    "tests/passes/cases/inline_aggregate_constants/e5010_holding_two_rows_of_one_tensor.vx",
     # A constant holding a tensor made by ::uninit() of `?` extents (flag-uninit-constants):
     # no flags of static extents for its first read to make.
     "tests/passes/cases/flag_uninit_constants/e5010_of_unknown_extents.vx",

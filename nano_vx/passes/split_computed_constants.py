@@ -56,7 +56,8 @@ tuple holding several (`H { a: mk(), b: mk() }`), is a parameter by value, a buf
 read makes for its global (as for the written-flags flag-uninit-constants adds), into which
 the function copies its elements: no read can tell the copy from the tensor where the value
 made it, nothing else holding it (it reads no constant holding a tensor or an aggregate,
-itself, through a function it calls or a constant it reads, and calls no closure), and never
+itself, through a function it calls or a constant it reads, calls no closure, takes no row,
+a view of another's buffer, and calls no function lent a tensor that returns one), and never
 by `::uninit()` (the copy would read elements never written). A generic struct's field of erased type is
 typed as what the value puts there (aggregate_types.constant_shape): what the function a call
 returning the whole value puts there (`const G: Pair<f64> = two();`, `two`'s literal's f64s),

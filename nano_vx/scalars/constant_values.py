@@ -63,12 +63,23 @@ def maybe_uninit(value, fns: dict, consts: dict) -> bool:
 def may_share_tensors(value, fns: dict, consts: dict) -> bool:
     """Whether a tensor the value, a constant's, holds may be one something else holds too:
     a constant other than a scalar or a vector it reads, itself, through a function it calls
-    or a constant it reads, or what a call of a closure returns. Else each tensor it holds is
-    made as it is computed, and nothing else holds it once it is."""
-    return any(n._prod == "Call" and n.callee._prod != "Global" or
-               n._prod == "Global" and n.name in consts and
-               strip(consts[n.name].type)._prod not in ("Scalar", "VectorType")
-               for n in reached(value, fns, consts))
+    or a constant it reads, what a call of a closure returns, a row it takes (a view of the
+    buffer of the tensor it is a row of), or what a function it calls returns where it is
+    lent a tensor (a row of it, say). Else each tensor it holds is made as it is computed,
+    and nothing else holds it once it is."""
+    return any(n._prod == "Index" for n in descendants(value)) or any(
+        n._prod == "Call" and n.callee._prod != "Global" or
+        n._prod == "Call" and n.callee.name in fns and _lends_tensors(fns[n.callee.name]) or
+        n._prod == "Global" and n.name in consts and
+        strip(consts[n.name].type)._prod not in ("Scalar", "VectorType")
+        for n in reached(value, fns, consts))
+
+
+def _lends_tensors(fn) -> bool:
+    """Whether fn is lent a tensor and returns one, which may be a view of what it is lent."""
+    lent = any(p.type._prod == "BorrowType" and strip(p.type.inner)._prod == "TensorType"
+               for p in fn.params)
+    return lent and fn.ret is not None and strip(fn.ret)._prod == "TensorType"
 
 
 def reached(value, fns: dict, consts: dict):

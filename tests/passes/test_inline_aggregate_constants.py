@@ -61,6 +61,8 @@ def test_numbers_are_cast_to_the_types_the_interpreter_gives_them():
      "a constant holding an aggregate whose value calls a function"),
     ("e5010_holding_two_tensors_made_by_uninit",
      "a constant holding an aggregate whose value calls a function"),
+    ("e5010_holding_two_rows_of_one_tensor",
+     "a constant holding an aggregate whose value calls a function"),
 ])
 def test_a_constant_not_inlined_is_refused_then_repaired(case, says):
     assert_refused_then_repaired(CASES / f"{case}.vx", inline_aggregate_constants, "E5010",
