@@ -9,7 +9,7 @@ from ..languages.lconstparts import Lconstparts as L
 from ..nanopass import Pass, rebuild
 from ..scalars.constant_values import acting_constants
 
-LITERALS = ("Int", "Float", "Bool")
+LITERALS = {"Int": "i32", "Float": "f64", "Bool": "bool"}  # as the interpreter types them
 
 inline_reference_constant_lets = Pass("inline-reference-constant-lets", L, L, """
 Write each variable a block of a reference constant's value binds by a `let` to another constant or a borrow of a literal or a constant, where the block holds only such `let`s, as that value at each of its reads: `const X: &i32 = if c { let k = E; k } else { &1 };` is `const X: &i32 = if c { E } else { &1 };`.
@@ -56,7 +56,7 @@ def _inlined(node, quiet: set):
         value = rebuild(s.value, read)
         # The block's value the last variable: its read is where the `let` was.
         at_once = s is last and node.value._prod == "Local" and node.value.name == s.name
-        if not _plain(value, quiet, at_once):
+        if not _plain(value, quiet, at_once) or not _typed_alike(s.type, value):
             return None
         bound[s.name] = value
     value = rebuild(node.value, read)
@@ -71,3 +71,12 @@ def _plain(e, quiet: set, at_once: bool) -> bool:
         if e._prod in LITERALS:
             return True
     return e._prod == "Global" and (at_once or e.name in quiet)
+
+
+def _typed_alike(ty, value) -> bool:
+    """Whether a `let` of type `ty` gives a borrowed literal `value` the type the
+    interpreter gives it with none, which it has where the `let` goes."""
+    if value._prod != "Borrow" or value.value._prod not in LITERALS or ty is None:
+        return True
+    return ty._prod == "BorrowType" and ty.inner._prod == "Scalar" and \
+        ty.inner.name == LITERALS[value.value._prod]
