@@ -10,6 +10,7 @@ from .passes.bind_assigned_starts import bind_assigned_starts
 from .passes.bind_assigning_closures_again import bind_assigning_closures_again
 from .passes.bind_chosen_row_arguments import bind_chosen_row_arguments
 from .passes.bind_extent_literals import bind_extent_literals
+from .passes.bind_printed_strings import bind_printed_strings
 from .passes.branch_closure_operands import branch_closure_operands
 from .passes.box_returned_locals import box_returned_locals
 from .passes.capture_environments import capture_environments
@@ -46,6 +47,7 @@ from .passes.check_struct_arguments import check_struct_arguments
 from .passes.check_struct_instances import check_struct_instances
 from .passes.check_vector_types import check_vector_types
 from .passes.collapse_reference_chains import collapse_reference_chains
+from .passes.compute_wide_extents import compute_wide_extents
 from .passes.decide_placement_queries import decide_placement_queries
 from .passes.decide_vector_splats import decide_vector_splats
 from .passes.check_vector_lanes import check_vector_lanes
@@ -112,6 +114,7 @@ from .passes.expand_lazy_conditions import expand_lazy_conditions
 from .passes.explicate_assertions import explicate_assertions
 from .passes.explicate_control import explicate_control
 from .passes.flag_assigned_placement_queries import flag_assigned_placement_queries
+from .passes.flag_chosen_storages import flag_chosen_storages
 from .passes.flag_maybe_lent_tensors import flag_maybe_lent_tensors
 from .passes.find_owned_buffers import find_owned_buffers
 from .passes.flatten_impl_blocks import flatten_impl_blocks
@@ -173,6 +176,7 @@ from .passes.outline_kernels import outline_kernels
 from .passes.parse import parse_pass
 from .passes.rebind_assigned_closure_variables import rebind_assigned_closure_variables
 from .passes.rebind_chosen_references import rebind_chosen_references
+from .passes.rebind_moved_enum_locals import rebind_moved_enum_locals
 from .passes.rename_moved_enum_parameters import rename_moved_enum_parameters
 from .passes.resolve_names import resolve_names
 from .passes.resolve_sub_space_ancestors import resolve_sub_space_ancestors
@@ -340,6 +344,7 @@ BACK_END = [
     wrap_aggregate_function_values,
     number_aggregate_function_values,
     split_closure_results,
+    rebind_moved_enum_locals,
     rename_moved_enum_parameters,
     choose_given_variants,
     split_closure_aggregates,
@@ -377,12 +382,15 @@ BACK_END = [
     hold_operands_before_extent_literals,
     bind_extent_literals,
     erase_variable_extents,
+    compute_wide_extents,
     erase_unaddressable_extents,
     copy_rest_into_assigning_arms,
     rebind_chosen_references,
+    flag_chosen_storages,
     split_chosen_storages,
     specialize_storages,
     move_printing_loop_conditions,
+    bind_printed_strings,
     number_texts,
     return_chosen_rows,
     index_chosen_rows,

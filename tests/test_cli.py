@@ -157,11 +157,12 @@ def test_list_passes_prints_the_back_end_between_the_front_end_and_the_spatial_l
         ["halt-unit-operations", "rewrite", "Lmatched", "Lmatched"],
         ["erase-unit-lets", "rewrite", "Lmatched", "Lmatched"]]
     unit = names.index("erase-unit-lets")
-    assert rows[unit + 1:unit + 9] == [
+    assert rows[unit + 1:unit + 10] == [
         ["inline-identity-closures", "rewrite", "Lmatched", "Lmatched"],
         ["wrap-aggregate-function-values", "rewrite", "Lmatched", "Lmatched"],
         ["number-aggregate-function-values", "rewrite", "Lmatched", "Lmatched"],
         ["split-closure-results", "rewrite", "Lmatched", "Lmatched"],
+        ["rebind-moved-enum-locals", "rewrite", "Lmatched", "Lmatched"],
         ["rename-moved-enum-parameters", "rewrite", "Lmatched", "Lmatched"],
         ["choose-given-variants", "rewrite", "Lmatched", "Lmatched"],
         ["split-closure-aggregates", "rewrite", "Lmatched", "Lmatched"],
@@ -237,19 +238,23 @@ def test_list_passes_prints_the_back_end_between_the_front_end_and_the_spatial_l
         ["drop-uncalled-closures", "rewrite", "Lsplit", "Lsplit"],
         ["hold-operands-before-extent-literals", "rewrite", "Lsplit", "Lsplit"]]
     extents = names.index("erase-variable-extents")
-    assert rows[extents - 1:extents + 2] == [
+    assert rows[extents - 1:extents + 3] == [
         ["bind-extent-literals", "rewrite", "Lsplit", "Lsplit"],
         ["erase-variable-extents", "rewrite", "Lsplit", "Lsplit"],
+        ["compute-wide-extents", "rewrite", "Lsplit", "Lsplit"],
         ["erase-unaddressable-extents", "rewrite", "Lsplit", "Lsplit"]]
-    assert names.index("erase-variable-extents") < gate
-    assert rows[names.index("specialize-storages") - 3:names.index("specialize-storages") + 1] \
+    assert names.index("compute-wide-extents") < gate
+    assert rows[names.index("specialize-storages") - 4:names.index("specialize-storages") + 1] \
         == [["copy-rest-into-assigning-arms", "rewrite", "Lsplit", "Lsplit"],
             ["rebind-chosen-references", "rewrite", "Lsplit", "Lsplit"],
+            ["flag-chosen-storages", "rewrite", "Lsplit", "Lsplit"],
             ["split-chosen-storages", "rewrite", "Lsplit", "Lsplit"],
             ["specialize-storages", "rewrite", "Lsplit", "Lsplit"]]
     assert names.index("specialize-storages") < names.index("number-texts") < gate
-    assert rows[names.index("number-texts") - 1] == [
-        "move-printing-loop-conditions", "rewrite", "Lsplit", "Lsplit"]
+    assert rows[names.index("number-texts") - 2:names.index("number-texts") + 1] == [
+        ["move-printing-loop-conditions", "rewrite", "Lsplit", "Lsplit"],
+        ["bind-printed-strings", "rewrite", "Lsplit", "Lsplit"],
+        ["number-texts", "rewrite", "Lsplit", "Lsplit"]]
     assert rows[names.index("assign-chosen-tensors") - 3:names.index("assign-chosen-tensors") + 3] \
         == [["return-chosen-rows", "rewrite", "Lsplit", "Lsplit"],
             ["index-chosen-rows", "rewrite", "Lsplit", "Lsplit"],

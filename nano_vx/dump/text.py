@@ -220,7 +220,7 @@ expr("ConstPart", "constant fill part", "const_part {part} of {constant} by {fil
      prec=CLOSURE)
 # lower-pins' and tag-places' `print` of a value the interpreter stops on.
 line("Halt", "code message", "halt {code}, {message};")
-# erase-variable-extents' stop showing a value it computes.
+# erase-variable-extents' and compute-wide-extents' stop showing a value they compute.
 expr("HaltWith", "code message value", "halt_with({code}, {message}, {value})", prec=POSTFIX)
 # lower-pins' `match` on a state: its value, whether it took a pin and the place of its `held`.
 expr("PinMatch", "value took held topo arms",

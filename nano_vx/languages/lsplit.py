@@ -14,6 +14,6 @@ Lsplit = Lparted.extend(
     add={"Expr": [prod("HaltWith", "code: string, message: string, value: Expr",
                        "stops the program with this run-time diagnostic, at this node's "
                        "span, `{a}` in its message the integer `value`; of value's type, it "
-                       "gives none (erase-variable-extents: a check the interpreter makes as "
-                       "it computes an extent)")]},
+                       "gives none (erase-variable-extents, compute-wide-extents: a check the "
+                       "interpreter makes as it computes an extent)")]},
 )

@@ -45,7 +45,7 @@ TERMINALS = [
     Terminal("assignop", lambda v: v in ASSIGN_OPS, " ".join(sorted(ASSIGN_OPS))),
     Terminal("scalar", lambda v: v in SCALARS or v in NARROW or v == "i128",
              "a scalar type name, a narrow storage type (a tensor's element only), or i128, "
-             "which no program names (erase-variable-extents computes in it an extent's "
+             "which no program names (compute-wide-extents computes in it an extent's "
              "arithmetic that might leave i64)"),
     Terminal("decimal", lambda v: type(v) is str and _DECIMAL.match(v) is not None,
              "a number as written in a declaration, kept exact"),

@@ -13,7 +13,7 @@ from ..model import build_model
 from ..model.builtin import TOPOLOGIES
 from ..nanopass.verify import child_nodes
 from ..values.vectors import Vector
-from ..values.literals import literal_hint, scalar_hint
+from ..values.literals import literal_hint
 from ..values.math import MATH, apply
 from ..values.numbers import TInt, describe, format_scalar, unplace, wrap32
 from ..values.structs import EnumValue, StructValue
@@ -59,14 +59,10 @@ class _Const:
 
 
 def _constant_hint(ty):
-    """What a constant's type fixes for the literals of its value: a scalar type's, and a
-    generic struct's arguments for its literal's fields (`const P: Pair<f32> = Pair { .. }`
-    as a `let` of that type gives them), in a tuple's elements too; a tuple's scalar elements
-    are not typed but converted once computed (an i32 product wraps before it is an i64)."""
-    if ty._prod == "TupleType":
-        return tuple(_constant_hint(e) if e._prod in ("TupleType", "AppliedType") else None
-                     for e in ty.elems)
-    return literal_hint(ty) if ty._prod == "AppliedType" else scalar_hint(ty)
+    """What a constant's type fixes for the literals of its value, as a `let` of that type
+    gives it: a scalar type's, a tuple's per element, a generic struct's arguments for its
+    literal's fields (`const P: Pair<f32> = Pair { .. }`)."""
+    return literal_hint(ty)
 
 
 def format_value(v, span) -> str:

@@ -13,8 +13,8 @@ from ..languages.lparted import Lparted as L
 from ..nanopass import Pass, descendants
 from ..scalars.aggregates import is_tensor, strip
 from ..scalars.closures import bound_in
-from ..scalars.kernel_moves import (at_tensor, lent_tensor, moving, moving_sites,
-                                   unread_after_moves)
+from ..scalars.kernel_moves import (at_tensor, checked_reads, lent_tensor, moving,
+                                   moving_sites, unread_after_moves)
 
 
 @dataclass
@@ -30,6 +30,8 @@ class State:
     stops: dict = field(default_factory=dict)  # those parameters -> (number, message) of the
     # stop of a read after each move their flag numbers
     taken: set = field(default_factory=set)  # the walked function's names
+    checks: dict = field(default_factory=dict)  # id() of each statement of the walked
+    # function reading a flagged parameter's tensor first after a move -> the checks before it
 
 
 defer_kernel_moves = Pass("defer-kernel-moves", L, L, """
@@ -55,8 +57,10 @@ statement (a `let`'s value or its own), lent a variable or a reference, that mov
 only as a `let`'s value or a closure's, where nothing can read `*t` after a move (the copy
 leaves it readable, where the interpreter stops: `scalars/kernel_moves.py`; a loop around
 a call of the moving closure is read only where the call's block assigns `*t` after it
-before anything leaves the block, so a later turn reads what it was given), and whose
-launches lending `t` are of such kernels; others stay as they are.
+before anything leaves the block, so a later turn reads what it was given) but a
+statement reading `*t` first, names and literals before it (`s = s + (*t)[0];`), which
+`if *t_moved == n { halt E9004 }` for each move n precedes, the halt at that read, and
+whose launches lending `t` are of such kernels; others stay as they are.
 """, state=State)
 
 
@@ -148,6 +152,10 @@ def _fn(run, fn):
         st.stops[name] = [(st.sites[id(m)], f"use of '{display_name(name)}' after it moved "
                            f"to Memory::{m.dest.name} at {m.span}")
                           for m in map(moving, st.reached[(fn.name, i)])]
+    st.checks = {}
+    for i in indices:
+        for at, reads in checked_reads(fn, fn.params[i]).items():
+            st.checks[at] = st.checks.get(at, ()) + _stops(st, fn.params[i].name, reads[0].span)
     span = fn.span
     flags = tuple(L["Param"](st.mine[fn.params[i].name],
                              L["BorrowType"](L["Scalar"]("i32", span=span), True, span=span),
@@ -166,7 +174,7 @@ def _let(run, s):
     if id(s.value) in run.state.sites:
         *before, value = _sent(run.state, s.value, s.span)
         return (*before, s.replace(value=value))
-    return _launched(run, s, s.value)
+    return _checked(run, s, _launched(run, s, s.value))
 
 
 @defer_kernel_moves.on("Closure")
@@ -184,20 +192,37 @@ def _sent(st, move, span) -> tuple:
     """The statements stopping, in a closure, where t's flag says it moved (the closure
     called again reads it: E9004), numbering the move `transfer(*t, M)` in t's flag and
     copying `*t`, then the move of the copy."""
-    p, at = _base(move.value).name, move.value.span
+    p = _base(move.value).name
     sent = unused_name(f"{display_name(p)}_sent", st.taken)
-    flag = L["Deref"](L["Local"](st.mine[p], span=at), span=at)
-    return (*(L["If"](L["Binary"]("==", flag, L["Int"](n, span=at), span=at), False, L["Block"](
-        (L["Halt"]("E9004", message, span=at),), None, span=at), None, span=at)
-        for n, message in (st.stops[p] if id(move) in st.closed else ())),
+    return (*(_stops(st, p, move.value.span) if id(move) in st.closed else ()),
             _set(st.mine[p], st.sites[id(move)], span),
             L["Let"](sent, False, st.types[p], move.value, span=span),
             move.replace(value=L["Local"](sent, span=span)))
 
 
+def _stops(st, p: str, at) -> tuple:
+    """`if *p_moved == n { halt E9004 }` for each move n p's flag numbers: a read of `*p` at
+    `at` after that move stops, naming where it was."""
+    flag = L["Deref"](L["Local"](st.mine[p], span=at), span=at)
+    return tuple(L["If"](L["Binary"]("==", flag, L["Int"](n, span=at), span=at), False, L["Block"](
+        (L["Halt"]("E9004", message, span=at),), None, span=at), None, span=at)
+        for n, message in st.stops[p])
+
+
+def _checked(run, s, done) -> tuple:
+    """done, what the statement s becomes, after the checks of the flag of the tensor s reads
+    first where a move may have come before (`checked_reads`)."""
+    return (*run.state.checks.get(id(s), ()), *(done if isinstance(done, tuple) else (done,)))
+
+
 @defer_kernel_moves.on("ExprStmt", splice=True)
 def _stmt(run, s):
-    return _launched(run, s, s.expr)
+    return _checked(run, s, _launched(run, s, s.expr))
+
+
+@defer_kernel_moves.on("If", "Return", splice=True)
+def _checked_stmt(run, s):
+    return _checked(run, s, run.rebuild(s))
 
 
 @defer_kernel_moves.on("Assign", splice=True)
@@ -205,8 +230,7 @@ def _assign(run, s):
     """An assignment of the tensor clears its flag, after what the launch it may be the
     value of moves."""
     base = _base(s.target) if s.op == "=" else None
-    done = _launched(run, s, s.value)
-    done = done if isinstance(done, tuple) else (done,)
+    done = _checked(run, s, _launched(run, s, s.value))
     if base is not None and base.name in run.state.mine:
         return (*done, _set(run.state.mine[base.name], 0, s.span))
     return done

@@ -28,7 +28,7 @@ Write `a && b` as `if a { b } else { false }` (`a || b` as `if a { true } else {
 what name-temporaries gives a `let` before its statement: a struct, tuple or enum a call or
 an `if` makes, a `match`, a struct literal's field a call computes out of its declaration's
 order, an `if` with statements in its arms. So too where b prints what halt-unit-operations
-or number-texts needs a statement of its own for: a `print`'s value given to an operator
+or bind-printed-strings needs a statement for: a `print`'s value given to an operator
 (`c > 1 && print(1) == print(2)`, stopped on first in its statement), or a `print` of a
 value a call computes (a string, bound by a `let` before its statement); such a condition of
 an `if` statement is a `let` before it, whose value may hold the arm's statements, and such
@@ -106,7 +106,7 @@ def _stated(run, right):
     print(2); right }`, for an `if` inside a larger expression whose right prints (or is an
     `if` holding statements, a `&&` of such a right): the `if` then holds a statement
     already, so name-temporaries holds it in a local before its statement, where the
-    statements halt-unit-operations or number-texts give that arm have a place."""
+    statements halt-unit-operations or bind-printed-strings give that arm have a place."""
     span, name = right.span, run.state.names.fresh("right")
     let = L["Let"](name, False, L["Scalar"]("bool", span=span), right, span=span)
     return L["Block"]((let,), L["Local"](name, span=span), span=span)

@@ -12,7 +12,7 @@ from ..nanopass import Pass, descendants
 from ..scalars import refuse
 from ..scalars.aggregates import Shapes, strip
 from ..scalars.constant_values import calls, computed, may_stop
-from ..scalars.literal_hints import cast, hinted
+from ..scalars.literal_hints import cast, hinted, literal_kinds
 from ..values.numbers import FLOAT_TYPES, INT_TYPES
 
 
@@ -117,7 +117,8 @@ def _typed(shapes, e, ty=None, conform=False):
     """e with its numbers typed as the interpreter types them in a constant's value: a
     struct's or an enum's literal gives each scalar field's literals its type, and the value
     is converted to the constant's type (`conform`), a number to its scalar type and a tuple
-    literal element by element."""
+    literal element by element, each element's literals typed as that element's type says
+    (`const D: (i64, f32) = (1000000 * 10000, 0.1)` multiplies i64s, as a `let` of it)."""
     p, ty = e._prod, strip(ty)
     if p == "StructLit" and ty is not None and ty._prod == "NamedType" and \
             ty.name.split("$")[0] == e.name and ty.name in shapes.structs:
@@ -137,4 +138,6 @@ def _typed(shapes, e, ty=None, conform=False):
             for k, x in enumerate(e.elems)))
     if ty is None or ty._prod != "Scalar" or ty.name not in {**INT_TYPES, **FLOAT_TYPES}:
         return e
-    return cast(L, e, ty) if conform else hinted(L, e, ty)
+    typed = hinted(L, e, ty)
+    # Typed by its literals alone, it is the constant's type already.
+    return cast(L, typed, ty) if conform and literal_kinds(e) is None else typed

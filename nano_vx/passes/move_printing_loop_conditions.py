@@ -17,8 +17,8 @@ operand of its `&&`s.
 `while i + g(print(pick(i))) < 3 { B }` is `while true { if i + g(print(pick(i))) < 3 { }
 else { break; } B }`, and `while a && b { B }` is `while true { if a { } else { break; } if
 b { } else { break; } B }`: the condition is computed at the start of each turn, once, as
-before, b only where a holds, and a `continue` in B still goes to it. number-texts binds a
-string a call computes before the statement that prints it, by a `let`, and a loop's
+before, b only where a holds, and a `continue` in B still goes to it. bind-printed-strings
+binds a string a call computes before the statement that prints it, by a `let`, and a loop's
 condition has no statement before it that runs on each turn; an `if`'s condition has, and
 each operand of `&&` is such a condition now, not the right of an `&&`, computed or not.
 """)

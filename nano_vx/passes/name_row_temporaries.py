@@ -62,9 +62,12 @@ literals as the interpreter does there: a parameter's (`both(1 << 40, &made()[1]
 i64 parameter is `let arg: i64 = 1 << 40; ..`), or, through the operands of arithmetic and
 bitwise operators (a shift's left) and a negation, a `let`'s, a `return`'s or a function's
 value's result type (`let z: i64 = (1 << 40) + first(&made()[1]);`), or, with no such
-type, the other operand's, a call's declared result (`print((1 << 40) + first(..))`). Elsewhere (a variable
-a call may change, read before the call; `print((1 << 40) == first(&made()[1]) + 5)`, whose
-shift only the other operand types, an i64 no declared type says) it stays, and check-native-subset refuses it. Each tensor a statement takes a row of is named so in
+type, the other operand's that declared types say: a call's declared result or a cast's
+type, or an operator's value of such an operand beside literals (`print((1 << 40) +
+first(..))`, `print((1 << 40) == first(&made()[1]) + 5)`). Elsewhere (a variable a call may
+change, read before the call; `both((1 << 40) == y, &made()[1])`, whose shift only the
+variable types, which no declared type of this pass says) it stays, and
+check-native-subset refuses it. Each tensor a statement takes a row of is named so in
 turn, the next after what the statement computes up to it. The statements are a `let`, an
 expression statement, a `return`, an assignment to a variable (a compound one's variable
 one no call may change) and a block's value; an `if`'s or a `while`'s condition keeps its
@@ -230,10 +233,26 @@ def _part_hint(run, e, part, hint):
             return hint
         # Nothing around types them: the other operand's type does, which the interpreter
         # computes first to know it, and a call's declared result says.
-        other = e.right if part is e.left else e.left
-        called = other._prod == "Call" and other.callee._prod == "Global"
-        return run.state.results.get(other.callee.name) if called else None
+        return _declared(run, e.right if part is e.left else e.left)
     return hint if e._prod == "Unary" and e.op == "-" else None
+
+
+def _declared(run, e):
+    """The type of e's value that declared types say, whatever types its literals: a call's
+    declared result or a cast's type, and so an arithmetic or bitwise operator's value of an
+    operand with one (a shift's left operand), the other's literals taking its type, or a
+    negation's (`first(..) + 5` of an i64 `first`); None elsewhere."""
+    if e._prod == "Call":
+        return run.state.results.get(e.callee.name) if e.callee._prod == "Global" else None
+    if e._prod == "Cast":
+        return e.type
+    if e._prod == "Unary" and e.op == "-":
+        return _declared(run, e.operand)
+    if e._prod == "Binary" and e.op in ("<<", ">>"):
+        return _declared(run, e.left)
+    if e._prod == "Binary" and e.op in TYPED_BY_CONTEXT:
+        return _declared(run, e.left) or _declared(run, e.right)
+    return None
 
 
 def _first(run, e):

@@ -27,11 +27,13 @@ Give each call of a function returning a tensor made by `::uninit()` whose `?` e
 The statement is an expression statement, a `let`, a `return` or an `if`'s condition, or a
 block's value (the `let` after the block's statements); what it computes first is found
 along first parts as copy-tracked-functions finds it (an element's base, an operator's left
-operand or the right of one whose left computes nothing, a call's first argument), so the
-call runs where it ran. A call an operator's right operand computes first, after a left
-operand that computes something (`make(2)[3] + make(1)[0]`), is named once that operand is
-a `let`'s of its own (`let operand = sized[3];`), computed first before it as it was. A call
-computed after an earlier argument (`g(1 + h(), make(3)[0])`), right of `&&` or `||`, or in
+operand or the right of one whose left computes nothing, a call's first argument that
+computes something), so the call runs where it ran. A call an operator's right operand
+computes first, after a left operand that computes something (`make(2)[3] + make(1)[0]`), is
+named once that operand is a `let`'s of its own (`let operand = sized[3];`), computed first
+before it as it was; so is one an argument computes first after earlier arguments that are
+elements or operators' values (`add(make(2)[3], make(1)[0])`), each held so in turn. A call
+computed after another earlier argument (`g(h(), make(3)[0])`), right of `&&` or `||`, or in
 a `while`'s condition stays, which copy-tracked-functions refuses (E5010) while the
 function is still called itself.
 """, state=State)
@@ -86,13 +88,23 @@ def _named(run, stmt, e) -> tuple[list, object]:
 def _before_call(st: State, e):
     """The left operand, along what e computes first, of an operator (not `&&` or `||`,
     whose right may not be computed) that computes something before its right operand
-    computes such a call first, if any."""
+    computes such a call first, or the argument of a call computing something first, an
+    element or an operator's value, before a later argument that computes such a call
+    first, if any."""
     while (field := first_part(e)) is not None:
         if e._prod == "Binary" and e.op not in ("&&", "||") and e.left._prod not in NOTHING \
                 and first_found(e.right, lambda x: _sizing(st, x)) is not None:
             return e.left
+        if e._prod == "Call" and part(e, field)._prod in _HELD and any(
+                first_found(a, lambda x: _sizing(st, x)) is not None
+                for a in e.args[int(field[5:]) + 1:]):
+            return part(e, field)
         e = part(e, field)
     return None
+
+
+# The arguments held by a `let` before a later one's call: scalars, which a `let` copies.
+_HELD = ("Index", "Binary", "Unary", "Cast")
 
 
 def _sizing(st: State, e) -> bool:

@@ -213,7 +213,7 @@ def _halt_with(run, e):
     the value it gives there is one no run reads."""
     b = run.state.b
     value, t = b.lower(e.value)
-    if t == "i128":  # (erase-variable-extents') its low word, then its high one
+    if t == "i128":  # (compute-wide-extents') its low word, then its high one
         high = b.op("Arith", "shrsi", value, b.const(64, t), t)
         b.stop(e.code, e.message, t, *(b.op("Convert", "arith.trunci", w, t, "i64")
                                        for w in (value, high)))

@@ -14,6 +14,7 @@ from ..nanopass import Pass, descendants
 from ..scalars.closure_parts import (Parts, called_closures, given_split, part, part_names,
                                      rechoose)
 from ..scalars.signatures import written
+from ..scalars.storages import chosen_values
 
 _ARITHMETIC = frozenset("+ - * / %".split())
 _COMPARE = frozenset("== != < <= > >= && ||".split())
@@ -43,8 +44,11 @@ value holds it and what it carries, zero where it holds another. The result's ty
 the value says alone: a struct literal's, an enum value's, a variable's written type, the
 written result of the function a call calls, a tuple of those, of `bool` literals or of
 arithmetic on them, an `if` whose arms say the same one (not the type inference gave a
-`let`: a default that may yet change). A closure with a `return`, a result of another type
-(a generic struct, an enum carrying a tensor, a part that is no scalar) is left whole, for
+`let`: a default that may yet change). A generic struct's erased field is written through a
+`&mut` of the type its value says so, alike in every value the closures may give
+(`|x: f64| Cell { v: x, n: 2 }` writes v through a `&mut f64`). A closure with a `return`,
+a result of another type (a generic struct whose erased field no type says, `Cell { v: 2.5,
+.. }`, an enum carrying a tensor, a part that is no scalar) is left whole, for
 scalarize-aggregates to refuse.
 """, state=State)
 
@@ -65,7 +69,7 @@ def _fn(run, fn):
     st.split = {}
     for name, closures in called_closures(fn).items():
         ty = _type_of(closures[0].body.value, types, st)
-        parts = st.parts.of(ty)
+        parts = st.parts.of(ty) or _typed_erased_parts(ty, closures, types, st)
         if parts and not st.parts.carries_tensor(ty) and all(
                 _type_of(c.body.value, types, st) == ty and not any(
                     n._prod == "Return" for n in descendants(c.body)) for c in closures) \
@@ -76,6 +80,25 @@ def _fn(run, fn):
     st.taken = {n.name for n in descendants(fn) if n._prod in ("Let", "Param", "PBind")} | \
         {n.var for n in descendants(fn) if n._prod == "For"}
     return run.rebuild(fn)
+
+
+def _typed_erased_parts(ty, closures: list, types: dict, st: State):
+    """The parts of ty, a generic struct, each erased field's typed as the scalar every value
+    the closures may give puts there says alike (`|x: f64| Cell { v: x, n: 2 }` writes an
+    f64 through `&mut` for v), else None: a `&mut` needs a type."""
+    parts = st.parts.of(ty, untyped=True)
+    if not parts:
+        return None
+    values = [v for c in closures for v in chosen_values(c.body.value)]
+    typed = []
+    for path, leaf in parts:
+        if leaf is None:
+            found = {_type_of(part(v, path), types, st) for v in values}
+            leaf = found.pop() if len(found) == 1 else None
+            if leaf is None or leaf._prod != "Scalar":
+                return None
+        typed.append((path, leaf))
+    return typed
 
 
 def _calls_kept(fn, name: str) -> bool:

@@ -33,7 +33,12 @@ calls.
 make$a(n: i32) -> T { T::fill([n], n) }` and `make$b`, and `let p = make(2);` is `let p =
 Pair { a: make$a(2), b: make$b(2) };`: scalarize-aggregates returns one tensor of an
 aggregate as the function's result and gives back the others through out-parameters, which
-need a tensor of the extents to start from, which no type says. It is for a function whose
+need a tensor of the extents to start from, which no type says. So each part computes the
+function's statements again (a second part twice the work): one function giving each part
+back through `&mut` would assign a tensor whole through a reference, which native code
+does not lower (a reference to a tensor is its buffer, so the callee would rebind its own
+parameter, not the caller's variable), and the caller cannot make a tensor of extents the
+callee computes before calling it. It is for a function whose
 value is the literal, whose body calls nothing (a constructor, a literal make tensors),
 assigns only its own locals, and has no `return`, every call of which a `let` binds, each
 argument a literal or a local.

@@ -3,8 +3,8 @@ unification (`terms`), what a program's items declare (`signatures`), and the ru
 type one item (`infer`, a table checked against the IL it reads). The native-code gate, the
 erasure of references to tensors and type-scalars each run the inference and read it,
 number-texts runs it typing strings as it types any scalar, to find where they are, and
-erase-variable-extents runs it on a draft to learn the types it settles for the `let`s and
-loop variables whose types the program leaves to it."""
+erase-variable-extents and compute-wide-extents run it on a draft (`extents`) to learn the
+types it settles for the `let`s and loop variables whose types the program leaves to it."""
 
 from __future__ import annotations
 

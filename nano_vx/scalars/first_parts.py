@@ -14,19 +14,20 @@ NOTHING = ("Local", "Int", "Float", "Bool")
 
 def first_part(e) -> str | None:
     """The field of `e` holding the part of it computed before anything else, if any (with
-    the index of an argument: `args.0`)."""
+    the index of an argument: `args.0`, or the first of those computing something, after
+    ones computing nothing: `g(1, make(3)[0])` computes `make(3)` first)."""
     if e._prod == "Binary" and e.left._prod in NOTHING and e.op not in ("&&", "||"):
         return "right"  # (the right of `&&` or `||` may not be computed at all)
     if e._prod in _FIRST:
         return _FIRST[e._prod]
     if e._prod == "Call" and e.callee._prod == "Global" and e.args:
-        return "args.0"
+        return f"args.{next((i for i, a in enumerate(e.args) if a._prod not in NOTHING), 0)}"
     return None
 
 
 def part(e, field: str):
     """The part of `e` in `field`, as first_part names it."""
-    return e.args[0] if field == "args.0" else getattr(e, field)
+    return e.args[int(field[5:])] if field.startswith("args.") else getattr(e, field)
 
 
 def first_found(e, found):
@@ -45,6 +46,8 @@ def replaced_first(e, old, new):
     if e is old:
         return new
     field = first_part(e)
-    if field == "args.0":
-        return e.replace(args=(replaced_first(e.args[0], old, new),) + tuple(e.args[1:]))
+    if field.startswith("args."):
+        at = int(field[5:])
+        return e.replace(args=(*e.args[:at], replaced_first(e.args[at], old, new),
+                               *e.args[at + 1:]))
     return e.replace(**{field: replaced_first(getattr(e, field), old, new)})

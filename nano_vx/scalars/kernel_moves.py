@@ -8,6 +8,12 @@ from __future__ import annotations
 from ..nanopass import descendants
 from ..nanopass.verify import child_nodes
 from .aggregates import is_tensor, lent, strip
+from .moved_flags import collect, late_reads
+
+# The expression a statement computes before its blocks, where a check before it is checked
+# before that expression (an assignment's value is computed before its place is written).
+_COMPUTED = {"Let": "value", "ExprStmt": "expr", "Return": "value", "If": "cond",
+             "Assign": "value"}
 
 
 def lent_tensor(param) -> bool:
@@ -61,10 +67,66 @@ def unread_after_moves(fn, param) -> bool:
     reaching = _reaching(fn, param.name)
     handing = {_callee(_at(path)) for path in calls} - {name}
     calling = {id(_at(path)) for path in calls}
+    # The names of `t` reading nothing a move left: reads checking its flag, and places of
+    # assignments of it whole.
+    unread = {id(read) for reads in checked_reads(fn, param).values() for read in reads} | {
+        id(n) for a in descendants(fn.body) if a._prod == "Assign" and a.op == "=" and
+        at_tensor(a.target, param.name, lent_tensor(param)) for n in descendants(a.target)}
     return _quiet(mover.body, at, reaching, param) and all(
         _hands_only(stmts[:path[0][1]], _at(path), name, reaching) for path in calls) and all(
-        _quiet_after(path, reaching - {name} - handing, param, calling)
+        _quiet_after(path, reaching - {name} - handing, param, calling, unread)
         for path in [*calls, *lets])
+
+
+def checked_reads(fn, param) -> dict:
+    """id() of each statement of fn's body, or of a block under it (not a closure's), that
+    may run after a move of `param`'s tensor `t` (a statement after one calling the closure
+    moving it, or a `let` moving it, in source order, or in a loop around one) and reads `*t`
+    first -> its reads of `t`, the first first.
+
+    defer-kernel-moves checks `t`'s flag before each such statement, where the interpreter
+    stops (E9004) on the read of `t` moved: what the statement computes reads `*t` before
+    anything else (names and literals aside), lends no reference to it and assigns no
+    element of it, so a check before it is checked at the read, and what the copy moved
+    leaves readable is never read."""
+    placed = list(_placed(fn.body, ()))
+    sites = {id(s) for s in moving_sites(fn, param)}
+    movers = {s.name for s in descendants(fn.body) if s._prod == "Let" and
+              s.value._prod == "Closure" and any(
+                  id(c) in sites for c in descendants(s.value))}
+    moves = [k for k, path in enumerate(placed) if id(_at(path)) in sites or any(
+        n._prod == "Local" and n.name in movers for n in descendants(_at(path)))]
+    if not moves:
+        return {}
+    loops = {id(block.stmts[i]) for k in moves for block, i in placed[k][:-1]
+             if block.stmts[i]._prod in ("While", "For", "Loop")}
+    found = {}
+    for k, path in enumerate(placed):
+        if k > moves[0] or any(id(block.stmts[i]) in loops for block, i in path[:-1]):
+            reads = _read_first(_at(path), param)
+            if reads:
+                found[id(_at(path))] = reads
+    return found
+
+
+def _read_first(s, param) -> list:
+    """The reads of `*t` (t the tensor of `param`) that s computes, where the first is the
+    first thing it computes and they are all s names of t: a check of t's flag before s is
+    checked there; else none."""
+    e = getattr(s, _COMPUTED.get(s._prod, ""), None)
+    if e is None or s._prod == "Assign" and any(
+            n._prod == "Local" and n.name == param.name for n in descendants(s.target)) and not (
+            s.op == "=" and at_tensor(s.target, param.name, lent_tensor(param))):
+        return []
+    events: list = []
+    collect({param.name}, {}, set(), e, events,
+            through=frozenset({param.name} if lent_tensor(param) else ()))
+    reads = [ev for ev in events if ev[0] == "read"]
+    named = sum(n._prod == "Local" and n.name == param.name for n in descendants(e))
+    if not reads or named != len(reads) or any(ev[0] == "lent" for ev in events) or \
+            late_reads(events):
+        return []
+    return [ev[2] for ev in reads]
 
 
 def _placed(block, path: tuple):
@@ -84,25 +146,26 @@ def _at(path: tuple):
     return block.stmts[i]
 
 
-def _quiet_after(path: tuple, names: set, param, calling: set) -> bool:
+def _quiet_after(path: tuple, names: set, param, calling: set, unread: set) -> bool:
     """Whether nothing after the statement `path` leads to names one of `names` (`_quiet` in
     each block around it), and nothing of a loop around it but the statements whose id()
     `calling` holds, which a later turn runs again, and the places of assignments of
     `param`'s tensor whole (written, not read: it holds a value again). Where the block of
     the statement assigns the tensor whole after it before anything can leave the block,
-    nothing after the block, nor a later turn of a loop around it, sees the move."""
+    nothing after the block, nor a later turn of a loop around it, sees the move. The names
+    whose id() `unread` holds read nothing the move left."""
     block, i = path[-1]
     if _reassigned(block, i, param):
-        return _quiet(block, i, names, param)
+        return _quiet(block, i, names, param, unread)
     for depth, (block, i) in enumerate(path):
         s = block.stmts[i]
         written = {id(n.target) for n in descendants(s) if n._prod == "Assign" and
                    n.op == "=" and at_tensor(n.target, param.name, lent_tensor(param))}
         if depth < len(path) - 1 and s._prod in ("While", "For", "Loop") and any(
-                n._prod == "Local" and n.name in names
+                n._prod == "Local" and n.name in names and id(n) not in unread
                 for n in _outside(s, calling | written)):
             return False
-        if not _quiet(block, i, names, param):
+        if not _quiet(block, i, names, param, unread):
             return False
     return True
 
@@ -160,10 +223,11 @@ def _callee(s):
     return None
 
 
-def _quiet(block, at: int, names: set, param) -> bool:
+def _quiet(block, at: int, names: set, param, unread: frozenset = frozenset()) -> bool:
     """Whether nothing after statement `at` of block (the block's value too) names one of
     `names`, up to a statement assigning `param`'s tensor whole, whose value is read first;
-    `at` past the statements is the block's value, which nothing follows."""
+    `at` past the statements is the block's value, which nothing follows; the names whose
+    id() `unread` holds aside."""
     if at == len(block.stmts):
         return True
     rest = [block.stmts[at].target] if block.stmts[at]._prod == "Assign" else []
@@ -175,7 +239,8 @@ def _quiet(block, at: int, names: set, param) -> bool:
         rest.append(s)
     else:
         rest += [] if block.value is None else [block.value]
-    return not any(n._prod == "Local" and n.name in names for r in rest for n in descendants(r))
+    return not any(n._prod == "Local" and n.name in names and id(n) not in unread
+                   for r in rest for n in descendants(r))
 
 
 def _reaching(fn, name: str) -> set:

@@ -31,20 +31,22 @@ class Known:
 
 def known_places(fn, stores: dict) -> Known:
     """What the places of the function's references and pointers store, where known: those
-    `stores` gives (its parameters'), and those of the `let`s binding such a place that no
-    assignment changes."""
+    `stores` gives (its parameters'), and those of the `let`s binding such a place, each
+    assignment of which gives it a place of the same storage (`let mut r = &mut t[0]; ..; r =
+    &mut t[i];`)."""
     known = Known(dict(stores), {p.name: p.type for p in fn.params})
-    assigned = set()
+    assigned: dict = {}
     for n in descendants(fn.body):
         if n._prod in ("Let", "Param"):
             known.types[n.name] = n.type
         elif n._prod == "Assign" and n.target._prod == "Local":
-            assigned.add(n.target.name)
+            assigned.setdefault(n.target.name, []).append(n.value if n.op == "=" else None)
     for n in descendants(fn.body):
-        if n._prod == "Let" and n.name not in assigned:
-            found = storage(n.value, known)
-            if found is not None:
-                known.stores[n.name] = found
+        if n._prod == "Let":
+            found = {storage(v, known) if v is not None else None
+                     for v in (n.value, *assigned.get(n.name, ()))}
+            if len(found) == 1 and None not in found:
+                known.stores[n.name] = found.pop()
     return known
 
 

@@ -43,7 +43,7 @@ INT_TYPES = {t.name: t for t in (
     IntType("i8", 8, True), IntType("i16", 16, True), IntType("i32", 32, True),
     IntType("i64", 64, True), IntType("u8", 8, False), IntType("u16", 16, False),
     IntType("u32", 32, False), IntType("u64", 64, False),
-    # no program names it: erase-variable-extents computes in it an extent that might leave
+    # no program names it: compute-wide-extents computes in it an extent that might leave
     # i64, as the interpreter's unbounded integers compute it
     IntType("i128", 128, True),
 )}

@@ -5,18 +5,15 @@ import io
 
 from nano_vx.context import Compilation
 from nano_vx.oracle import run_program
-from nano_vx.passes.desugar_traits import desugar_traits
-from nano_vx.passes.desugar_transfer_methods import desugar_transfer_methods
-from nano_vx.passes.desugar_unroll_across import desugar_unroll_across
-from nano_vx.passes.flatten_impl_blocks import flatten_impl_blocks
-from nano_vx.passes.hoist_nested_items import hoist_nested_items
-from nano_vx.passes.resolve_names import resolve_names
-from nano_vx.passes.resolve_type_paths import resolve_type_paths
+from nano_vx.pipeline import PIPELINE
 from nano_vx.source import Source
 from nano_vx.values.stops import RuntimeStop
 
-PASSES = [hoist_nested_items, desugar_traits, flatten_impl_blocks, resolve_type_paths,
-          desugar_unroll_across, desugar_transfer_methods, resolve_names]
+# Every front-end pass that rewrites the program up to resolve-names (the first IL whose
+# names are resolved), from the one after parse; machine files are given by none.
+_NAMES = [p.name for p in PIPELINE.passes]
+PASSES = [p for p in PIPELINE.passes[1:_NAMES.index("resolve-names") + 1]
+          if p.name != "load-machine-files"]
 
 
 def parse(text: str):

@@ -55,6 +55,20 @@ fn main() {
          "2199023255555\n")
 
 
+def test_a_constant_of_tuple_type_types_its_elements_literals_as_a_let_does():
+    assert output("""
+const D: (i64, f32) = (1000000 * 10000, 0.1);
+const N: ((u8, i64), f64) = ((255 + 1, 1 << 40), 0.1);
+fn main() {
+    let e: (i64, f32) = (1000000 * 10000, 0.1);
+    print(D.0 == e.0);
+    print(D.0);
+    print(D.1 == 0.1f32);
+    print(N);
+}
+""") == "true\n10000000000\ntrue\n((0, 1099511627776), 0.1)\n"
+
+
 def test_a_tuple_literal_in_a_field_or_a_variant_of_tuple_type_takes_its_element_types():
     # As a `let` of the tuple type gives them: an i64 that does not wrap, an f32.
     assert output("""

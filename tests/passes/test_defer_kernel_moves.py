@@ -78,9 +78,16 @@ def test_a_closure_called_in_a_loop_assigning_the_tensor_after_it_is_numbered():
     assert "    if t_moved == 1 {\n" in text
 
 
-def test_a_closure_called_in_a_loop_reading_the_tensor_after_it_is_left_then_repaired():
-    case = CASES / ("e5010_moved_by_a_closure_called_in_a_loop_reading_it_before_assigning_"
-                    "it_again.vx")
+def test_a_read_a_later_turn_may_make_after_the_move_checks_the_flag():
+    text = to_text(run_front(CASES / ("moved_by_a_closure_called_in_a_loop_reading_it_before_"
+                                      "assigning_it_again.vx"), defer_kernel_moves).after)
+    assert "    while i < 3 {\n        if *t_moved == 1 {\n            halt \"E9004\", " \
+        "\"use of 't' after it moved to Memory::NPU_HBM at " in text
+    assert "        }\n        s = s + (*t)[0];\n        let a: ~_ = call(send);\n" in text
+
+
+def test_a_read_after_an_operator_in_a_loop_calling_it_is_left_then_repaired():
+    case = CASES / "e5010_moved_by_a_closure_called_in_a_loop_reading_it_after_an_operator.vx"
     ran = run_front(case, defer_kernel_moves)
     assert ran.after is ran.before
     status, printed, err = run_cli(case)
@@ -125,20 +132,14 @@ READ_AFTER = {
         (CALL, "        let keep: ~_ = |f| { || { f() } };\n"
                "        let g: ~_ = keep(peek);\n" + CALL),
         (READ, "        *s = a[0] + g();\n")],
-    "by a loop calling it": [(CALL + READ, "        while *s < 4 {\n"
-                                           "            *s += (*t)[1];\n"
-                                           "            let a: Tensor<i32, [2]> = send();\n"
-                                           "            *s += a[0];\n        }\n")],
-    "by a loop calling it, assigning it after but for a `continue`": [
-        (CALL + READ, "        while *s < 4 {\n"
-                      "            *s += (*t)[1];\n"
-                      "            let a: Tensor<i32, [2]> = send();\n"
-                      "            *s += a[0];\n"
-                      "            if *s > 2 {\n                continue;\n            }\n"
-                      "            *t = Tensor<i32, [2]>::fill(2);\n        }\n")],
     "in the closure's block": [("{\n            " + MOVE + "\n        }",
                                 "{ let m: Tensor<i32, [2]> = " + MOVE + "; m[1] + peek() }"),
                                (CALL + READ, "        *s = send();\n")],
+    "by a loop reading it after an operator's value": [
+        (CALL + READ, "        while *s < 4 {\n"
+                      "            *s = *s + 1 + (*t)[1];\n"
+                      "            let a: Tensor<i32, [2]> = send();\n"
+                      "            *s += a[0];\n        }\n")],
     "after a move of the body": [
         (READ, "        *t = Tensor<i32, [2]>::fill(3);\n"
                "        let c: Tensor<i32, [2]> = " + MOVE + ";\n"
@@ -174,13 +175,43 @@ def test_handwritten_a_closure_given_to_one_calling_it_twice_is_checked(run_pass
     assert _printed(ran.tree).startswith("stopped: E9004: use of 't' after it moved")
 
 
-@pytest.mark.parametrize("read", sorted(READ_AFTER))
-def test_handwritten_a_closure_whose_move_may_be_read_after_is_left(run_pass, read):
+# A loop calling it after reading `*t` first in a statement: the flag is checked there, and
+# the second turn's read stops.
+READ_IN_A_LOOP = {
+    "assigning it after on no turn": [(CALL + READ, "        while *s < 6 {\n"
+                                                    "            *s += (*t)[1];\n"
+                                                    "            let a: Tensor<i32, [2]> = send();\n"
+                                                    "            *s += a[0];\n        }\n")],
+    "assigning it after but for a `continue`": [
+        (CALL + READ, "        while *s < 6 {\n"
+                      "            *s += (*t)[1];\n"
+                      "            let a: Tensor<i32, [2]> = send();\n"
+                      "            *s += a[0];\n"
+                      "            if *s > 2 {\n                continue;\n            }\n"
+                      "            *t = Tensor<i32, [2]>::fill(2);\n        }\n")],
+}
+
+
+def _changed(changes) -> str:
+    """CLOSURE with each (old, new) of `changes` made."""
     program = CLOSURE
-    for old, new in READ_AFTER[read]:
+    for old, new in changes:
         assert old in program
         program = program.replace(old, new)
-    ran = run_pass("defer-kernel-moves", program)
+    return program
+
+
+@pytest.mark.parametrize("loop", sorted(READ_IN_A_LOOP))
+def test_handwritten_a_loop_reading_it_first_then_calling_it_checks_the_flag(run_pass, loop):
+    ran = run_pass("defer-kernel-moves", _changed(READ_IN_A_LOOP[loop]))
+    assert "    while *s < 6 {\n        if *t_moved == 1 {\n" in to_text(ran.tree)
+    assert _printed(ran.before) == _printed(ran.tree)
+    assert _printed(ran.tree).startswith("stopped: E9004: use of 't' after it moved")
+
+
+@pytest.mark.parametrize("read", sorted(READ_AFTER))
+def test_handwritten_a_closure_whose_move_may_be_read_after_is_left(run_pass, read):
+    ran = run_pass("defer-kernel-moves", _changed(READ_AFTER[read]))
     assert not ran.codes
     assert ran.tree == ran.before
 

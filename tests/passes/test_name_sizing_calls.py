@@ -1,6 +1,7 @@
 """name-sizing-calls: a call of a function whose `?` extents the `let`s opening its body
 compute, that its statement computes first with no `let` naming it (or after an operator's
-left operand, held by a `let` first), is bound by a `let` just before the statement; native
+left operand or an earlier argument, held by a `let` first), is bound by a `let` just
+before the statement; native
 code runs each case as the interpreter does, stops included."""
 
 from pathlib import Path
@@ -13,8 +14,8 @@ from front import assert_native_as_interpreted, assert_prints_the_same, run_fron
 
 CASES = Path(__file__).parent / "cases" / "name_sizing_calls"
 NAMES = sorted(p.stem for p in CASES.glob("*.vx"))
-AFTER_AN_ARGUMENT = Path(__file__).parent / "cases" / "copy_tracked_functions" / \
-    "e5010_returned_of_extents_a_call_computes_given_after_an_argument.vx"
+AFTER_A_CALL = Path(__file__).parent / "cases" / "copy_tracked_functions" / \
+    "e5010_returned_of_extents_a_call_computes_given_after_a_call.vx"
 
 
 @pytest.mark.parametrize("case", NAMES)
@@ -35,7 +36,7 @@ def test_native_code_prints_what_the_interpreter_prints(case):
     assert_native_as_interpreted(CASES / f"{case}.vx")
 
 
-def test_each_call_computed_first_is_named_and_one_after_an_argument_stays():
+def test_each_call_computed_first_is_named_and_one_after_a_call_stays():
     text = to_text(run_front(CASES / "calls_computed_first.vx", name_sizing_calls).after)
     assert "let sized: Tensor<i32, [?], Memory::CPU_DRAM> = @make(k + 4);\n" \
         "        sized[1] + k" in text
@@ -43,18 +44,20 @@ def test_each_call_computed_first_is_named_and_one_after_an_argument_stays():
         "    if sized#1[3] > 2 {" in text
     # a `let` of the call itself is split-sizing-calls' already
     assert "let a: Tensor<i32, [?], Memory::CPU_DRAM> = @make(4);" in text
-    kept = run_front(AFTER_AN_ARGUMENT, name_sizing_calls)
-    assert "let sized: Tensor<i32, [?], Memory::CPU_DRAM> = @make(2);\n" \
-        "    @print(@add(sized[3], @make(1)[0]));" in to_text(kept.after)
+    kept = run_front(AFTER_A_CALL, name_sizing_calls)
+    assert "    @print(@add(@twice(3), @make(1)[0]));" in to_text(kept.after)
 
 
-def test_an_operand_computed_before_a_call_is_held_first():
-    case = CASES / "returned_of_extents_a_call_computes_read_after_an_operand.vx"
-    text = to_text(run_front(case, name_sizing_calls).after)
+@pytest.mark.parametrize("case, read", [
+    ("returned_of_extents_a_call_computes_read_after_an_operand", "operand + sized#1[0]"),
+    ("returned_of_extents_a_call_computes_given_after_an_argument",
+     "@add(operand, sized#1[0])")])
+def test_an_operand_or_argument_computed_before_a_call_is_held_first(case, read):
+    text = to_text(run_front(CASES / f"{case}.vx", name_sizing_calls).after)
     assert "let sized: Tensor<i32, [?], Memory::CPU_DRAM> = @make(2);\n" \
         "    let operand: ~_ = sized[3];\n" \
         "    let sized#1: Tensor<i32, [?], Memory::CPU_DRAM> = @make(1);\n" \
-        "    @print(operand + sized#1[0]);" in text
+        f"    @print({read});" in text
 
 
 # Hand-written Lsplit: a `return` of such a call, a block's value that is the call, and a

@@ -103,9 +103,14 @@ def test_an_enum_parameter_carrying_a_tensor_bound_whole_is_read_by_its_parts():
         ["b_Empty", "b_Full_0"]]
 
 
-def test_an_enum_parameter_carrying_a_tensor_bound_to_a_mut_is_left_whole_then_refused():
+def test_an_enum_parameter_carrying_a_tensor_bound_to_a_mut_assigned_anew_is_read_by_its_parts():
+    assert _closure_params("enum_parameter_carrying_a_tensor_bound_to_a_mut") == [
+        ["b_Empty", "b_Full", "b_Full_0", "b_Pair_0", "b_Pair_1"]]
+
+
+def test_an_enum_parameter_carrying_a_tensor_bound_to_a_mut_assigned_in_a_loop_is_refused():
     assert_refused_then_repaired(
-        CASES / "e5010_enum_parameter_carrying_a_tensor_bound_to_a_mut.vx",
+        CASES / "e5010_enum_parameter_carrying_a_tensor_bound_to_a_mut_assigned_in_a_loop.vx",
         scalarize_aggregates, "E5010", "a closure taking an aggregate")
 
 
@@ -115,9 +120,23 @@ def test_a_generic_struct_parameter_is_its_fields_its_erased_one_of_no_type():
     assert [(p.name, p.type) for p in twice.params][0] == ("c_v", None)
 
 
-def test_a_generic_struct_given_a_literal_of_an_operator_is_left_whole_then_refused():
-    assert_refused_then_repaired(CASES / "e5010_generic_struct_literal_of_an_operator_given.vx",
-                                 scalarize_aggregates, "E5010", "a closure taking an aggregate")
+def test_a_literal_computing_an_operator_in_a_field_gives_it_in_that_parts_place():
+    ran = run_front(CASES / "generic_struct_literal_of_an_operator_given.vx",
+                    split_closure_aggregates)
+    [call] = [n for n in ran.nodes() if n._prod == "Call" and n.callee._prod == "Local"]
+    assert [a._prod for a in call.args] == ["Binary", "Cast"]
+
+
+def test_a_struct_given_a_literal_of_an_operator_on_literals_is_left_whole_then_refused():
+    assert_refused_then_repaired(
+        CASES / "e5010_struct_literal_of_an_operator_on_literals_given.vx",
+        scalarize_aggregates, "E5010", "a closure taking an aggregate")
+
+
+def test_a_struct_given_a_literal_computing_fields_out_of_order_is_left_whole_then_refused():
+    assert_refused_then_repaired(
+        CASES / "e5010_struct_literal_computing_fields_out_of_order_given.vx",
+        scalarize_aggregates, "E5010", "a closure taking an aggregate")
 
 
 def test_a_closure_assigned_anew_takes_the_parts_as_the_first_did():

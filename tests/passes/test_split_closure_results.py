@@ -7,8 +7,10 @@ from pathlib import Path
 import pytest
 
 from nano_vx.dump.text import to_text
+from nano_vx.passes.scalarize_aggregates import scalarize_aggregates
 from nano_vx.passes.split_closure_results import split_closure_results
-from front import assert_native_as_interpreted, assert_prints_the_same, run_front
+from front import (assert_native_as_interpreted, assert_prints_the_same,
+                   assert_refused_then_repaired, run_front)
 
 CASES = Path(__file__).parent / "cases" / "split_closure_results"
 NAMES = sorted(p.stem for p in CASES.glob("*.vx") if not p.stem.startswith("e5010_"))
@@ -42,6 +44,17 @@ def test_no_closure_is_left_with_an_aggregate_value():
     assert _valued_closures("struct_and_tuple_results") == 0
     assert _valued_closures("closure_choosing_its_result") == 0
     assert _valued_closures("closure_assigned_anew") == 0
+
+
+def test_a_generic_struct_result_writes_its_erased_field_as_its_value_types_it():
+    ran = run_front(CASES / "generic_struct_results.vx", split_closure_results)
+    [make, *_] = [n for n in ran.nodes() if n._prod == "Closure"]
+    assert [to_text(p.type).strip() for p in make.params] == ["f64", "&mut f64", "&mut i32"]
+
+
+def test_a_generic_struct_result_of_a_literal_is_left_whole_then_refused():
+    assert_refused_then_repaired(CASES / "e5010_generic_struct_result_of_a_literal.vx",
+                                 scalarize_aggregates, "E5010", "an aggregate as the value")
 
 
 HANDWRITTEN = """
