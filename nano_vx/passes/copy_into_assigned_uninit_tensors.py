@@ -12,7 +12,7 @@ from ..languages.lallset import Lallset as L
 from ..nanopass import Pass, child_nodes, descendants
 from ..scalars.aggregates import Names, concrete, copy_elements, strip
 from ..scalars.constant_values import maybe_uninit
-from ..scalars.tensor_names import element_of, written_copy
+from ..scalars.tensor_names import element_of, flagged_value
 
 
 @dataclass
@@ -49,7 +49,7 @@ def _program(run, program):
 def _fn(run, fn):
     st = run.state
     lets = [n for n in descendants(fn.body) if n._prod == "Let" and n.mutable and
-            _tracked(n.value, st.fns)]
+            flagged_value(n.value, st.fns)]
     st.copied = {}
     for let in lets:
         ty = let.type if let.type is not None else let.value.type
@@ -73,17 +73,6 @@ def _assign(run, s):
     held = st.names.fresh("assigned")
     return (L["Let"](held, False, ty, run.walk(s.value), span=sp),
             *copy_elements(st.names, s.target, L["Local"](held, span=sp), ty, sp))
-
-
-def _tracked(value, fns: dict) -> bool:
-    """Whether a `let`'s value is a tensor track-uninit-elements keeps flags for: made by
-    `::uninit()`, or returned by a copy whose caller keeps the flags of what it returns."""
-    if value._prod == "TensorNew":
-        return value.ctor == "uninit"
-    if value._prod == "Call" and value.callee._prod == "Global" and value.callee.name in fns:
-        copy = written_copy(fns[value.callee.name])
-        return copy is not None and copy.returned
-    return False
 
 
 def _assigned_only_fresh(body, name: str, ty, st: _Copied) -> bool:

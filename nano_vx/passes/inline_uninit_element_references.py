@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from ..languages.lallset import Lallset as L
 from ..nanopass import Pass, descendants
 from ..scalars.aggregates import strip
-from ..scalars.tensor_names import element_of, written_copy
+from ..scalars.tensor_names import element_of, flagged_value
 
 
 @dataclass
@@ -44,7 +44,7 @@ def _program(run, program):
 @inline_uninit_element_references.on("Fn")
 def _fn(run, fn):
     lets = [n for n in descendants(fn.body) if n._prod == "Let"]
-    tracked = {s.name: strip(s.type) for s in lets if _tracked(s.value, run.state.fns)}
+    tracked = {s.name: strip(s.type) for s in lets if flagged_value(s.value, run.state.fns)}
     places = {}
     for s in lets:
         if not s.mutable and s.value._prod == "Borrow" and \
@@ -74,17 +74,6 @@ def _at(place, span):
     if place._prod == "Index":
         return place.replace(base=_at(place.base, span), span=span)
     return place.replace(span=span)
-
-
-def _tracked(value, fns: dict) -> bool:
-    """Whether a `let`'s value is a tensor track-uninit-elements keeps flags for: made by
-    `::uninit()`, or returned by a copy whose caller keeps the flags of what it returns."""
-    if value._prod == "TensorNew":
-        return value.ctor == "uninit"
-    if value._prod == "Call" and value.callee._prod == "Global" and value.callee.name in fns:
-        copy = written_copy(fns[value.callee.name])
-        return copy is not None and copy.returned
-    return False
 
 
 def _in_bounds(place, tracked: dict) -> bool:
