@@ -75,6 +75,7 @@ from .passes.copy_out_tensors import copy_out_tensors
 from .passes.copy_read_kernel_aggregates import copy_read_kernel_aggregates
 from .passes.copy_rest_into_assigning_arms import copy_rest_into_assigning_arms
 from .passes.copy_rest_into_repointing_arms import copy_rest_into_repointing_arms
+from .passes.copy_into_assigned_uninit_tensors import copy_into_assigned_uninit_tensors
 from .passes.copy_tracked_functions import copy_tracked_functions
 from .passes.defer_early_returned_references import defer_early_returned_references
 from .passes.defer_kernel_moves import defer_kernel_moves
@@ -134,6 +135,7 @@ from .passes.hoist_captured_lets import hoist_captured_lets
 from .passes.hold_operands_before_extent_literals import hold_operands_before_extent_literals
 from .passes.hold_operands_before_moved_reads import hold_operands_before_moved_reads
 from .passes.hoist_nested_items import hoist_nested_items
+from .passes.hold_borrowed_constant_literals import hold_borrowed_constant_literals
 from .passes.index_chosen_rows import index_chosen_rows
 from .passes.infer_placement import infer_placement
 from .passes.insert_seam_assumes import insert_seam_assumes
@@ -143,7 +145,9 @@ from .passes.lend_uninit_pointers import lend_uninit_pointers
 from .passes.inline_aggregate_references import inline_aggregate_references
 from .passes.inline_borrowed_references import inline_borrowed_references
 from .passes.inline_identity_closures import inline_identity_closures
+from .passes.inline_reference_constant_lets import inline_reference_constant_lets
 from .passes.inline_returned_references import inline_returned_references
+from .passes.inline_uninit_element_references import inline_uninit_element_references
 from .passes.make_all_set_flags import make_all_set_flags
 from .passes.mark_uninit_closures import mark_uninit_closures
 from .passes.name_closure_temporaries import name_closure_temporaries
@@ -309,6 +313,8 @@ BACK_END = [
     hoist_constant_tensors,
     inline_aggregate_constants,
     dereference_constants,
+    inline_reference_constant_lets,
+    hold_borrowed_constant_literals,
     outline_constant_values,
     call_functions_by_name,
     expand_lazy_conditions,
@@ -415,6 +421,8 @@ BACK_END = [
     read_printed_elements,
     name_sizing_arguments,
     flag_uninit_constants,
+    inline_uninit_element_references,
+    copy_into_assigned_uninit_tensors,
     track_uninit_elements,
     erase_contracts,
     drop_type_declarations,

@@ -125,7 +125,7 @@ def test_list_passes_prints_the_back_end_between_the_front_end_and_the_spatial_l
     rows = [line.split()[:4] for line in back.splitlines()[1:]]
     assert [r[0] for r in rows] == [p.name for p in BACK_END]
     names = [r[0] for r in rows]
-    assert rows[:13] == [["copy-closures-per-lent-reference", "rewrite", "Lassumed", "Lassumed"],
+    assert rows[:15] == [["copy-closures-per-lent-reference", "rewrite", "Lassumed", "Lassumed"],
                          ["capture-lent-references", "rewrite", "Lassumed", "Lassumed"],
                          ["inline-borrowed-references", "rewrite", "Lassumed", "Lassumed"],
                          ["return-assigned-references", "rewrite", "Lassumed", "Lassumed"],
@@ -135,6 +135,10 @@ def test_list_passes_prints_the_back_end_between_the_front_end_and_the_spatial_l
                          ["hoist-constant-tensors", "rewrite", "Lconstparts", "Lconstparts"],
                          ["inline-aggregate-constants", "rewrite", "Lconstparts", "Lconstparts"],
                          ["dereference-constants", "rewrite", "Lconstparts", "Lconstparts"],
+                         ["inline-reference-constant-lets", "rewrite", "Lconstparts",
+                          "Lconstparts"],
+                         ["hold-borrowed-constant-literals", "rewrite", "Lconstparts",
+                          "Lconstparts"],
                          ["outline-constant-values", "rewrite", "Lconstparts", "Lconstparts"],
                          ["call-functions-by-name", "rewrite", "Lconstparts", "Lconstparts"],
                          ["expand-lazy-conditions", "rewrite", "Lconstparts", "Lconstparts"]]
@@ -203,7 +207,7 @@ def test_list_passes_prints_the_back_end_between_the_front_end_and_the_spatial_l
     assert rows[names.index("index-uninit-pointers")] == [
         "index-uninit-pointers", "rewrite", "Lcopied", "Lcopied"]
     marked = names.index("mark-uninit-closures")
-    assert rows[marked:marked + 8] == [
+    assert rows[marked:marked + 10] == [
         ["mark-uninit-closures", "rewrite", "Lcopied", "Lcopied"],
         ["branch-closure-operands", "rewrite", "Lcopied", "Lcopied"],
         ["name-closure-temporaries", "rewrite", "Lcopied", "Lcopied"],
@@ -211,6 +215,8 @@ def test_list_passes_prints_the_back_end_between_the_front_end_and_the_spatial_l
         ["read-printed-elements", "rewrite", "Lallset", "Lallset"],
         ["name-sizing-arguments", "rewrite", "Lallset", "Lallset"],
         ["flag-uninit-constants", "rewrite", "Lallset", "Lallset"],
+        ["inline-uninit-element-references", "rewrite", "Lallset", "Lallset"],
+        ["copy-into-assigned-uninit-tensors", "rewrite", "Lallset", "Lallset"],
         ["track-uninit-elements", "rewrite", "Lallset", "Lwritten"]]
     assert rows[names.index("copy-tracked-functions")] == [
         "copy-tracked-functions", "rewrite", "Lsplit", "Lcopied"]

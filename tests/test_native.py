@@ -46,11 +46,14 @@ NOT_LOWERED = {
     "e5010_struct_literal_of_an_operator_on_literals_given.vx",
     "tests/passes/cases/split_closure_aggregates/"
     "e5010_struct_literal_computing_fields_out_of_order_given.vx",
-    # A reference to an element of a tensor made by ::uninit() (track-uninit-elements): a
-    # write through it would set no written-flag, a read through it check none.
-    "tests/passes/cases/track_uninit_elements/e5010_element_borrowed.vx",
-    # One assigned whole (track-uninit-elements): its flags would then be another tensor's.
-    "tests/passes/cases/track_uninit_elements/e5010_assigned_whole.vx",
+    # A reference to an element of a tensor made by ::uninit() at a computed index
+    # (track-uninit-elements): a write through it would set no written-flag, a read through
+    # it check none.
+    "tests/passes/cases/track_uninit_elements/e5010_element_borrowed_at_a_computed_index.vx",
+    # One assigned whole where another name holds its buffer (track-uninit-elements): its
+    # flags would then be another tensor's, and a copy into it would change the other name's.
+    "tests/passes/cases/track_uninit_elements/"
+    "e5010_assigned_whole_where_another_name_holds_its_buffer.vx",
     # Ever deeper forms, at each recursive call, of a `Cell` taken without its arguments
     # (written `Cell<i32>`, check-struct-instances refuses the nesting: E3012): a genuine
     # limit, as deep as the recursion runs, which no finite set of copies covers.
@@ -69,19 +72,21 @@ NOT_LOWERED = {
     "e5010_tensor_assigned_whole_through_a_reference_made_to_refer_elsewhere_in_two_ifs.vx",
     "tests/passes/cases/scalarize_aggregates/"
     "e5010_mut_reference_returned_early_on_a_condition_that_may_stop.vx",
-    # A constant holding an aggregate holding two tensors a call makes (the function
-    # computing it returns one tensor): inline-aggregate-constants refuses it.
-    "tests/passes/cases/inline_aggregate_constants/e5010_holding_two_tensors_a_call_makes.vx",
+    # A constant holding an aggregate holding two tensors, one another constant holds, one
+    # made by ::uninit() or rows of one tensor (the function computing it returns one tensor
+    # and would copy the other): inline-aggregate-constants refuses it.
+    "tests/passes/cases/inline_aggregate_constants/"
+    "e5010_holding_two_tensors_one_a_constant_holds.vx",
+    "tests/passes/cases/inline_aggregate_constants/e5010_holding_two_tensors_made_by_uninit.vx",
+    "tests/passes/cases/inline_aggregate_constants/e5010_holding_two_rows_of_one_tensor.vx",
     # A constant holding a tensor made by ::uninit() of `?` extents (flag-uninit-constants):
     # no flags of static extents for its first read to make.
     "tests/passes/cases/flag_uninit_constants/e5010_of_unknown_extents.vx",
-    # A constant holding a reference a call returns whose value binds a variable
-    # (name-temporaries): no function computes a reference constant's value.
-    "tests/passes/cases/name_temporaries/e5010_reference_constant_a_call_returns.vx",
-    # So too one reading a constant whose reference names an element of a tensor, which a
-    # write through a copy changes (dereference-constants leaves both references).
+    # A constant holding a reference a call returns naming an element of a tensor, whose
+    # value binds a variable (name-temporaries): no function computes a reference
+    # constant's value.
     "tests/passes/cases/name_temporaries/"
-    "e5010_reference_constant_reading_one_naming_an_element.vx",
+    "e5010_reference_constant_a_call_returns_naming_an_element.vx",
     # A closure indexing a parameter of no written type, given to a variable then assigned
     # another, given to a closure that returns it: no call says whether the parameter is a
     # raw pointer or a tensor.

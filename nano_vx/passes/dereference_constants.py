@@ -19,8 +19,8 @@ class State:
 
 dereference_constants = Pass("dereference-constants", L, L, """
 Make each constant holding a `&` to a scalar whose value names nothing that may change (no
-element of a tensor, no reference a call returns or a constant left so holds) hold the
-scalar, `*` of its value, and each read of it a borrow of it: `const R: &i32 = if c { let k = &5; k } else { &6 };` is
+element of a tensor, no reference a call returns but one a function hands on, no constant
+left so holds) hold the scalar, `*` of its value, and each read of it a borrow of it: `const R: &i32 = if c { let k = &5; k } else { &6 };` is
 `const R: i32 = *if c { .. };`, `*R` is `*&R`.
 
 Native code holds no reference in a global: a constant's value is a global's scalar parts,
@@ -33,7 +33,11 @@ number as the reference did; outline-constant-values then computes a value bindi
 variable or borrowing by a function at the first read, and name-borrowed-temporaries gives
 each read's borrow a local. An element of a tensor may be written through a copy of it,
 which the reference would see, and a reference a call returns or another constant holds may
-name one: such constants stay as they are.
+name one: such constants stay as they are. A function returning a reference that names only
+what the references it is given name (its body borrows no element, reads through no
+reference but a parameter's to a scalar and calls only such functions, or functions
+returning none: `fn at(r: &i32) -> &i32 { print(2); r }`) names nothing the value does not
+name itself.
 """, state=State)
 
 
@@ -53,6 +57,35 @@ def _names_only_fixed(item, returning: set, referring: set) -> bool:
         n._prod == "Global" and n.name in referring for n in descendants(item.value))
 
 
+def _passing_on(fns: dict, returning: set, referring: set) -> set:
+    """The functions of `returning` whose reference names only what a reference they are
+    given names, or what cannot change: their bodies borrow no element, read through no
+    reference or pointer but a parameter's to a scalar, make none of a tensor (a method),
+    read no constant of `referring`, and call only other such functions, or functions
+    returning no reference (`fn at(r: &i32) -> &i32 { print(2); r }`): a constant's value
+    calling one names what its arguments name, which the value names itself."""
+    passing = set(returning)
+    while True:
+        kept = {name for name in passing if not any(
+            n._prod in ("Index", "MethodCall") or
+            n._prod == "Deref" and not _reads_scalar(n, fns[name]) or
+            n._prod == "Call" and (n.callee._prod != "Global" or
+                                   n.callee.name in returning - passing) or
+            n._prod == "Global" and n.name in referring for n in descendants(fns[name].body))}
+        if kept == passing:
+            return passing
+        passing = kept
+
+
+def _reads_scalar(deref, fn) -> bool:
+    """Whether `*r` reads the scalar a parameter of `fn` of a `&` to one names (its value
+    names nothing)."""
+    r = deref.value
+    return r._prod == "Local" and any(
+        p.name == r.name and p.type._prod == "BorrowType" and p.type.inner._prod == "Scalar"
+        for p in fn.params)
+
+
 @dereference_constants.on("Program")
 def _program(run, program):
     st = run.state
@@ -61,10 +94,12 @@ def _program(run, program):
                  and any(n._prod == "BorrowType" for n in descendants(i.ret))}
     referring = {i.name for i in consts if i.type is not None and
                  any(n._prod == "BorrowType" for n in descendants(i.type))}
+    fns = {i.name: i for i in program.items if i._prod == "Fn"}
     candidates = [i for i in consts if _scalar_reference(i)]
-    while True:  # a constant reading one left a reference is left too
+    while True:  # a constant reading one left a reference is left too, and so a function
+        passing = _passing_on(fns, returning, referring - st.held)
         held = {i.name for i in candidates
-                if _names_only_fixed(i, returning, referring - st.held)}
+                if _names_only_fixed(i, returning - passing, referring - st.held)}
         if held == st.held:
             break
         st.held = held

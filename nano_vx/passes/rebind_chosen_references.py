@@ -48,8 +48,10 @@ def _fn(run, fn):
 
 @rebind_chosen_references.on("Block")
 def _block(run, block):
+    # The function's names, asked for only when a `let` is rebound: a constant's value is
+    # walked too, outside any function.
     return rebind_in_turn(run.rebuild(block), lambda s: _chosen(s, run.state.known),
-                          run.state.names.fresh)
+                          lambda wanted: run.state.names.fresh(wanted))
 
 
 def _chosen(s, known: Known) -> bool:

@@ -64,8 +64,10 @@ def _closure(run, closure):
 
 @rebind_moved_enum_locals.on("Block")
 def _block(run, block):
+    # The function's names, asked for only when a `let` is rebound: a constant's value is
+    # walked too, outside any function.
     return rebind_in_turn(run.rebuild(block), lambda s: _moved_into_mut(s, run.state.params),
-                          run.state.names.fresh)
+                          lambda wanted: run.state.names.fresh(wanted))
 
 
 def _moved_into_mut(s, params: frozenset) -> bool:

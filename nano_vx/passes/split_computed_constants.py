@@ -15,8 +15,9 @@ from ..languages.lconstparts import Lconstparts as L
 from ..languages.lresolved import unused_name
 from ..nanopass import Pass, descendants
 from ..scalars.aggregate_types import constant_shape, program_types
-from ..scalars.aggregates import TAG, Shapes, Tree, concrete, is_tensor, strip
-from ..scalars.constant_values import calls, computed, may_stop
+from ..scalars.aggregates import (TAG, Names, Shapes, Tree, concrete, copy_elements, is_tensor,
+                                  strip)
+from ..scalars.constant_values import calls, computed, may_share_tensors, may_stop, maybe_uninit
 
 
 @dataclass
@@ -25,10 +26,11 @@ class State:
 
 
 split_computed_constants = Pass("split-computed-constants", Lassumed, L, """
-Make each constant holding a struct, a tuple or an enum of scalars and vectors (and at most one
-tensor) whose value calls a function, may stop the run, binds a variable or makes the tensor
-other than as a part of its literal one constant per part, all computed by a function at the
-first read of any of them, and each read of the constant the literal of its parts.
+Make each constant holding a struct, a tuple or an enum of scalars and vectors (and tensors:
+one, or several in a struct or a tuple, made as the value is computed) whose value calls a
+function, may stop the run, binds a variable or makes a tensor other than as a part of its
+literal one constant per part, all computed by a function at the first read of any of them,
+and each read of the constant the literal of its parts.
 
 The interpreter computes a constant's value once, at its first read, and whole: a call in it
 prints once, and a value that stops stops at that read, whichever part it reads. Native code
@@ -49,24 +51,44 @@ C$fill`; an enum's carried by one variant is the value of the `match` writing it
 buffer, which every read shares, as the interpreter's reads share the one tensor the value made
 (a write through a copy, `let mut a = C; a.t[0] = 5.0;`, shows in `C.t`), so too one made in an
 `if`'s arm, which a literal at each read would make again (hoist-constant-tensors makes a
-constant of a tensor a literal makes as its part). A generic struct's field of erased type is
+constant of a tensor a literal makes as its part). A tensor after the first, of a struct or a
+tuple holding several (`H { a: mk(), b: mk() }`), is a parameter by value, a buffer the first
+read makes for its global (as for the written-flags flag-uninit-constants adds), into which
+the function copies its elements: no read can tell the copy from the tensor where the value
+made it, nothing else holding it (it reads no constant holding a tensor or an aggregate,
+itself, through a function it calls or a constant it reads, calls no closure, takes no row,
+a view of another's buffer, and calls no function lent a tensor that returns one), and never
+by `::uninit()` (the copy would read elements never written). A generic struct's field of erased type is
 typed as what the value puts there (aggregate_types.constant_shape): what the function a call
 returning the whole value puts there (`const G: Pair<f64> = two();`, `two`'s literal's f64s),
 or, in a literal, the type a called function's result, a constant, a local's `let` or a literal
 is written with (`Pair { a: half(), b: 2.5 }` of `half() -> f64` holds two f64s), the value the
 interpreter holds there, or by an `if`'s arms (`Pair { a: if c() { 1.5 } else { 0.5 }, .. }`).
-A constant holding two tensors (the function returns one tensor), or a generic aggregate's
+A constant holding several tensors otherwise (one may be another's, or made by `::uninit()`;
+an enum's: the `match` gives back one), or a generic aggregate's
 field the value does not type (a `match` choosing it, its arms no type reaches), or one whose
 value neither calls, nor may stop, nor binds, nor makes a tensor other than as a part of its
 literal, is inline-aggregate-constants' to inline or refuse.
 """, state=State)
 
 
-def _splits(shape: Tree) -> bool:
-    """Whether a constant of this shape is split here: a struct, a tuple or an enum of such,
-    down to scalars and vectors of scalars, each a global of its own, and at most one tensor,
-    which the function computing the value returns."""
-    return _parts_split(shape) and sum(map(is_tensor, shape.leaves())) <= 1
+def _splits(shape: Tree, item, fns: dict, consts: dict) -> bool:
+    """Whether the constant `item` of this shape is split here: a struct, a tuple or an enum
+    of such, down to scalars and vectors of scalars, each a global of its own, and at most
+    one tensor, which the function computing the value returns; or a struct or a tuple
+    holding several, each made as the value is computed and never by `::uninit()`: the
+    function returns the first and copies each other into the buffer the first read makes
+    for its global, a copy no read can tell from the tensor, which nothing else holds, and
+    which reads no element never written."""
+    if not _parts_split(shape):
+        return False
+    return sum(map(is_tensor, shape.leaves())) <= 1 or not _has_enum(shape) and not \
+        maybe_uninit(item.value, fns, consts) and not may_share_tensors(item.value, fns, consts)
+
+
+def _has_enum(shape: Tree) -> bool:
+    return shape.kind in ("enum", "variant") or \
+        shape.kind != "leaf" and any(_has_enum(p) for _, p in shape.parts)
 
 
 def _parts_split(shape: Tree) -> bool:
@@ -104,6 +126,8 @@ def _program(run, program):
     consts = [i for i in program.items if i._prod == "ConstItem" and i.value is not None]
     scalars = {i.name: i.value for i in consts if shapes.of(i.type) is None}
     taken = {i.name for i in program.items if "name" in i._fields}
+    fns = {i.name: i for i in program.items if i._prod == "Fn"}
+    named = {i.name: i for i in program.items if i._prod == "ConstItem"}
     split, sigs = {}, None
     for item in consts:
         shape = shapes.of(item.type)
@@ -112,7 +136,7 @@ def _program(run, program):
             # interpreter holds it.
             sigs = sigs if sigs is not None else program_types(program)[1]
             shape = constant_shape(item, shape, program, sigs)
-        if shape is None or not _splits(shape):
+        if shape is None or not _splits(shape, item, fns, named):
             continue
         nodes = computed(item.value, scalars)
         if calls(nodes) or any(map(may_stop, nodes)) or \
@@ -172,24 +196,27 @@ def _literal(parts: Tree, span):
     return L["Tuple"](tuple(v for _, v in made), span=span)
 
 
-def _writes(shape: Tree, base, params, taken: set, returned: list) -> list:
+def _writes(shape: Tree, base, params, taken: set, returned: list, copies: Names) -> list:
     """The statements writing each scalar part of the value `base` of this shape through the
     next of `params` (an iterator of their names, in order), its tensor appended to
-    `returned`; an enum's a `match` on it that writes its variant's index as its tag, then
-    the variant's parts, the value of each arm the tensor where the enum holds one (a
-    `::new()` one in a variant not carrying it, which no read of that variant reads), bound
-    by a `let` that is what is returned."""
+    `returned` (a tensor after it copied element by element into its parameter, the loops
+    named by `copies`); an enum's a `match` on it that writes its variant's index as its
+    tag, then the variant's parts, the value of each arm the tensor where the enum holds one
+    (a `::new()` one in a variant not carrying it, which no read of that variant reads),
+    bound by a `let` that is what is returned."""
     sp = base.span
     if shape.kind == "leaf" and is_tensor(shape.leaf):
-        returned.append(base)
-        return []
+        if not returned:
+            returned.append(base)
+            return []
+        return copy_elements(copies, L["Local"](next(params), span=sp), base, shape.leaf, sp)
     if shape.kind == "leaf":
         return [L["Assign"](L["Deref"](L["Local"](next(params), span=sp), span=sp), "=", base,
                             span=sp)]
     if shape.kind != "enum":
         get = L["FieldGet"] if shape.kind == "struct" else L["TupleGet"]
         return [w for label, p in shape.parts
-                for w in _writes(p, get(base, label, span=sp), params, taken, returned)]
+                for w in _writes(p, get(base, label, span=sp), params, taken, returned, copies)]
     tag, cases = next(params), []
     tensor = next((ty for ty in shape.leaves() if is_tensor(ty)), None)
     for k, (label, v) in enumerate(shape.variants()):
@@ -198,7 +225,7 @@ def _writes(shape: Tree, base, params, taken: set, returned: list) -> list:
                             L["Int"](k, span=sp), span=sp)]
         carried: list = []
         body += [w for (_, p), b in zip(v.parts, bound)
-                 for w in _writes(p, L["Local"](b, span=sp), params, taken, carried)]
+                 for w in _writes(p, L["Local"](b, span=sp), params, taken, carried, copies)]
         value = None if tensor is None else carried[0] if carried else \
             L["TensorNew"](tensor, "new", (), span=sp)
         pattern = L["PVariant"](shape.name, label, tuple(L["PBind"](b, span=sp) for b in bound),
@@ -221,17 +248,18 @@ def _split(item, shape: Tree, names: list, fill: str) -> list:
              if n._prod in ("Local", "Let", "Param", "PBind")}
     value = unused_name("value", taken)
     leaves = shape.leaves()
-    written = [ty for ty in leaves if not is_tensor(ty)]
-    params = [L["Param"](unused_name("part", taken), L["BorrowType"](ty, True, span=sp),
-                         span=sp) for ty in written]
+    first = next((k for k, ty in enumerate(leaves) if is_tensor(ty)), None)
+    written = [ty for k, ty in enumerate(leaves) if k != first]
+    params = [L["Param"](unused_name("part", taken), ty if is_tensor(ty) else
+                         L["BorrowType"](ty, True, span=sp), span=sp) for ty in written]
     returned: list = []
     stmts = [L["Let"](value, False, item.type, item.value, span=sp),
              *_writes(shape, L["Local"](value, span=sp), iter(p.name for p in params), taken,
-                      returned)]
-    ret = next((ty for ty in leaves if is_tensor(ty)), None)
+                      returned, Names(item.value))]
+    ret = leaves[first] if first is not None else None
     fn = L["Fn"](fill, tuple(params), None, ret, (),
                  L["Block"](tuple(stmts), returned[0] if returned else None, span=sp), span=sp)
     order = iter(range(len(written)))
     return [fn, *(L["ConstItem"](name, ty, L["ConstPart"](
-        item.name, fill, len(written) if is_tensor(ty) else next(order), span=sp), span=sp)
-                  for name, ty in zip(names, leaves))]
+        item.name, fill, len(written) if k == first else next(order), span=sp), span=sp)
+                  for k, (name, ty) in enumerate(zip(names, leaves)))]

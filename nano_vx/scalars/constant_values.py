@@ -5,6 +5,7 @@ may stop the run."""
 from __future__ import annotations
 
 from ..nanopass import descendants
+from .aggregates import strip
 
 
 def computed(value, scalars: dict) -> list:
@@ -54,15 +55,42 @@ def maybe_uninit(value, fns: dict, consts: dict) -> bool:
     function it calls (through calls by name, or the function computing a `ConstPart`) or a
     constant it reads (fns, consts: the program's functions and constants by name); a call of
     a closure may be."""
+    return any(n._prod == "TensorNew" and n.ctor == "uninit" or
+               n._prod == "Call" and n.callee._prod != "Global"
+               for n in reached(value, fns, consts))
+
+
+def may_share_tensors(value, fns: dict, consts: dict) -> bool:
+    """Whether a tensor the value, a constant's, holds may be one something else holds too:
+    a constant other than a scalar or a vector it reads, itself, through a function it calls
+    or a constant it reads, what a call of a closure returns, a row it takes (a view of the
+    buffer of the tensor it is a row of), or what a function it calls returns where it is
+    lent a tensor (a row of it, say). Else each tensor it holds is made as it is computed,
+    and nothing else holds it once it is."""
+    return any(n._prod == "Index" for n in descendants(value)) or any(
+        n._prod == "Call" and n.callee._prod != "Global" or
+        n._prod == "Call" and n.callee.name in fns and _lends_tensors(fns[n.callee.name]) or
+        n._prod == "Global" and n.name in consts and
+        strip(consts[n.name].type)._prod not in ("Scalar", "VectorType")
+        for n in reached(value, fns, consts))
+
+
+def _lends_tensors(fn) -> bool:
+    """Whether fn is lent a tensor and returns one, which may be a view of what it is lent."""
+    lent = any(p.type._prod == "BorrowType" and strip(p.type.inner)._prod == "TensorType"
+               for p in fn.params)
+    return lent and fn.ret is not None and strip(fn.ret)._prod == "TensorType"
+
+
+def reached(value, fns: dict, consts: dict):
+    """The nodes computing value, those of the functions it calls (by name, or computing a
+    `ConstPart`) and of the constants it reads, each function and constant once."""
     seen, todo = set(), [value]
     while todo:
         for n in descendants(todo.pop()):
-            if n._prod == "TensorNew" and n.ctor == "uninit":
-                return True
-            if n._prod == "Call" and n.callee._prod != "Global":
-                return True
-            name = n.callee.name if n._prod == "Call" else n.name if n._prod == "Global" \
-                else n.fill if n._prod == "ConstPart" else None
+            yield n
+            name = n.callee.name if n._prod == "Call" and n.callee._prod == "Global" else \
+                n.name if n._prod == "Global" else n.fill if n._prod == "ConstPart" else None
             if name is None or name in seen:
                 continue
             seen.add(name)
@@ -70,4 +98,3 @@ def maybe_uninit(value, fns: dict, consts: dict) -> bool:
                 todo.append(fns[name].body)
             elif name in consts and consts[name].value is not None:
                 todo.append(consts[name].value)
-    return False

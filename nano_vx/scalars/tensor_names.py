@@ -79,6 +79,18 @@ def written_copy(fn):
     return stmts[0] if stmts and stmts[0]._prod == "WrittenCopy" else None
 
 
+def flagged_value(value, fns: dict) -> bool:
+    """Whether a `let`'s value is a tensor track-uninit-elements keeps written-flags for:
+    made by `::uninit()`, or returned by a copy (of `fns`, the program's functions) whose
+    caller keeps the flags of what it returns."""
+    if value._prod == "TensorNew":
+        return value.ctor == "uninit"
+    if value._prod == "Call" and value.callee._prod == "Global" and value.callee.name in fns:
+        copy = written_copy(fns[value.callee.name])
+        return copy is not None and copy.returned
+    return False
+
+
 def flagged_constants(program) -> dict:
     """The constants holding a tensor made by `::uninit()` whose written-flags
     flag-uninit-constants keeps in a constant of their own, each with (that constant's name,

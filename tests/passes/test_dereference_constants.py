@@ -39,28 +39,38 @@ def test_an_element_of_a_tensor_stays_a_reference():
     assert "@print(*(&@E));" not in text
 
 
-# Hand-written Lconstparts: a reference constant borrowing a literal, one a function
-# returning a reference computes, which stays, and a read of each.
+# Hand-written Lconstparts: a reference constant borrowing a literal, one a function handing
+# on the reference it is given computes, which is held too, one a function borrowing an
+# element of the tensor it is lent computes, which stays, and a read of each.
 KINDS = """
     // IL: Lconstparts
     fn at(r: &i32) -> &i32 {
         r
     }
 
+    fn first(t: &Tensor<i32, [2]>) -> &i32 {
+        &t[0]
+    }
+
+    const T: Tensor<i32, [2]> = Tensor<i32, [2]>::fill(4);
+
     const R: &i32 = &5;
 
     const Q: &i32 = @at(@R);
 
+    const F: &i32 = @first(&@T);
+
     fn main() {
-        @print(*@R + *@Q);
+        @print(*@R + *@Q + *@F);
     }
 """
 
 
-def test_handwritten_a_borrowed_literal_is_held_and_a_returned_reference_left(run_pass):
+def test_handwritten_a_borrowed_literal_is_held_and_a_returned_element_left(run_pass):
     ran = run_pass("dereference-constants", KINDS)
     assert ran.codes == []
     assert "const R: i32 = *(&5);" in ran.dump
-    assert "const Q: &i32 = @at(&@R);" in ran.dump
-    assert "@print(*(&@R) + *@Q);" in ran.dump
-    assert _printed(ran.before) == _printed(ran.tree) == "10\n"
+    assert "const Q: i32 = *@at(&@R);" in ran.dump
+    assert "const F: &i32 = @first(&@T);" in ran.dump
+    assert "@print(*(&@R) + *(&@Q) + *@F);" in ran.dump
+    assert _printed(ran.before) == _printed(ran.tree) == "14\n"

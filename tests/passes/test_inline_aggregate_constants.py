@@ -57,7 +57,11 @@ def test_numbers_are_cast_to_the_types_the_interpreter_gives_them():
 
 
 @pytest.mark.parametrize("case, says", [
-    ("e5010_holding_two_tensors_a_call_makes",
+    ("e5010_holding_two_tensors_one_a_constant_holds",
+     "a constant holding an aggregate whose value calls a function"),
+    ("e5010_holding_two_tensors_made_by_uninit",
+     "a constant holding an aggregate whose value calls a function"),
+    ("e5010_holding_two_rows_of_one_tensor",
      "a constant holding an aggregate whose value calls a function"),
 ])
 def test_a_constant_not_inlined_is_refused_then_repaired(case, says):

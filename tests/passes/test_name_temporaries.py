@@ -10,8 +10,7 @@ import pytest
 from nano_vx.dump.text import to_text
 from nano_vx.passes.name_temporaries import name_temporaries
 from front import (_printed, assert_native_as_interpreted, assert_prints_the_same,
-                   assert_constant_refused_as_it_was, assert_refused_then_repaired,
-                   run_front)
+                   assert_constant_refused_as_it_was, run_front)
 
 CASES = Path(__file__).parent / "cases" / "name_temporaries"
 NAMES = sorted(p.stem for p in CASES.glob("*.vx") if not p.stem.startswith("e5010_"))
@@ -175,20 +174,28 @@ def test_a_tensor_constant_whose_value_needs_a_local_is_held_in_its_function():
 
 
 def test_a_reference_constant_a_call_returns_binding_a_variable_is_refused_as_it_was():
-    # dereference-constants leaves a reference a call returns (it may name an element of a
-    # tensor); no function computes a reference constant's value, and the passes after hold
+    # dereference-constants leaves a reference a call returns that may name an element of a
+    # tensor; no function computes a reference constant's value, and the passes after hold
     # a function's locals, not a constant's
-    assert_constant_refused_as_it_was(CASES / "e5010_reference_constant_a_call_returns.vx",
-                                      name_temporaries,
-                                      "a constant whose value binds a variable")
+    assert_constant_refused_as_it_was(
+        CASES / "e5010_reference_constant_a_call_returns_naming_an_element.vx",
+        name_temporaries, "a constant whose value binds a variable")
 
 
-def test_a_reference_constant_reading_one_naming_an_element_is_refused_then_repaired():
+def test_a_reference_constant_a_function_hands_on_is_held_in_its_function():
+    # dereference-constants made it hold the number, outline-constant-values the value a
+    # function's `let`
+    text = to_text(run_front(CASES / "reference_constant_a_call_returns.vx",
+                             name_temporaries).after)
+    assert "const R: i32 = const_part 0 of R by R$fill;" in text
+
+
+def test_a_reference_constant_reading_one_naming_an_element_binds_no_variable():
     # a write through a copy of the tensor shows through both references, so
-    # dereference-constants leaves them
-    assert_refused_then_repaired(
-        CASES / "e5010_reference_constant_reading_one_naming_an_element.vx", name_temporaries,
-        "E5010", "a constant whose value binds a variable")
+    # dereference-constants leaves them; the passes after it left no `let` in the value
+    text = to_text(run_front(CASES / "reference_constant_reading_one_naming_an_element.vx",
+                             name_temporaries).after)
+    assert "const X: &i32 = if true {\n    @E\n} else {\n    &@X_literal[0]\n};" in text
 
 
 def test_a_tensor_a_query_is_of_is_held_in_a_local_of_its_function_result_type():

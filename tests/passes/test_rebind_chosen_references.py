@@ -115,3 +115,26 @@ def test_handwritten_only_a_reference_assigned_by_statements_of_its_block_is_reb
     assert "let q: ~&mut f32 = if c {" in ran.dump and \
         "let q#1: ~&mut f32 = &mut x;\n            *q#1 = 5.0;\n" in ran.dump
     assert ran.dump == snapshot_txt
+
+
+# A constant's value holding an `if`: its blocks are walked outside any function.
+IN_A_CONSTANT = """
+    // IL: Lsplit
+    const T: Tensor<i32, [2]> = Tensor<i32, [2]>::fill(4);
+
+    const X: &i32 = if true {
+        &@T[0]
+    } else {
+        &@T[1]
+    };
+
+    fn main() {
+        @print(*@X);
+    }
+"""
+
+
+def test_handwritten_a_constant_holding_an_if_is_left_as_it_is(run_pass):
+    ran = run_pass("rebind-chosen-references", IN_A_CONSTANT)
+    assert ran.codes == []
+    assert ran.tree is ran.before

@@ -95,3 +95,26 @@ def test_handwritten_each_value_is_a_let_of_its_own(run_pass, snapshot_txt):
     assert _printed(ran.before) == _printed(ran.tree) == "Slot::Full([1.5, 1.5])\n1.75\n" \
         "Slot::Full([2, 2])\n2\n"
     assert ran.dump == snapshot_txt
+
+
+# A constant's value holding an `if`: its blocks are walked outside any function.
+IN_A_CONSTANT = """
+    // IL: Lmatched
+    const T: Tensor<i32, [2]> = Tensor<i32, [2]>::fill(4);
+
+    const X: &i32 = if true {
+        &@T[0]
+    } else {
+        &@T[1]
+    };
+
+    fn main() {
+        @print(*@X);
+    }
+"""
+
+
+def test_handwritten_a_constant_holding_an_if_is_left_as_it_is(run_pass):
+    ran = run_pass("rebind-moved-enum-locals", IN_A_CONSTANT)
+    assert ran.codes == []
+    assert ran.tree is ran.before

@@ -117,3 +117,40 @@ def test_handwritten_a_tensor_an_if_makes_is_split_and_a_literal_one_is_left(run
     assert "const A_t: Tensor<i32, [2]> = const_part 1 of A by A$fill;" in ran.dump
     assert "const B: H = H { t: Tensor<i32, [2]>::fill(3), n: 3 };" in ran.dump
     assert _printed(ran.before) == _printed(ran.tree) == "2\n3\n"
+
+
+def test_a_tensor_after_the_first_is_copied_into_a_buffer_the_first_read_makes():
+    text = to_text(run_front(CASES / "tensor_parts_of_a_tuple.vx", split_computed_constants).after)
+    assert "fn P$fill(part: &mut i32, part#1: Tensor<f32, [2], Memory::CPU_DRAM>) -> " in text
+    assert "part#1[copied] = value.2[copied];" in text
+    assert "const P_2: Tensor<f32, [2], Memory::CPU_DRAM> = const_part 1 of P by P$fill;" in text
+
+
+# Two tensors of a struct, one a constant's: a copy of it would not be that constant's.
+SHARED = """
+    // IL: Lassumed
+    struct H {
+        a: Tensor<i32, [2]>,
+        b: Tensor<i32, [2]>,
+    }
+
+    const T: Tensor<i32, [2]> = Tensor<i32, [2]>::fill(4);
+
+    fn mk() -> Tensor<i32, [2]> {
+        @print(1);
+        Tensor<i32, [2]>::fill(2)
+    }
+
+    const C: H = H { a: @mk(), b: @T };
+
+    fn main() {
+        @print(@C.a[0] + @C.b[1]);
+    }
+"""
+
+
+def test_handwritten_two_tensors_one_a_constant_holds_are_left_whole(run_pass):
+    ran = run_pass("split-computed-constants", SHARED)
+    assert ran.codes == []
+    assert "const C: H = H { a: @mk(), b: @T };" in ran.dump
+    assert "$fill" not in ran.dump

@@ -58,8 +58,9 @@ def _codes(body: str, items: str = "") -> list:
     "let at = |x: &Tensor<i32, [3]>| x[0];\nlet g = at;\nprint(g(&t));",
     "print(Tensor<i32, [3]>::uninit()[0]);",
     "let t = Tensor<i32, []>::uninit();\nprint(t);",  # of rank 0: no element to index
-    # an element lent: the write through the reference would set no flag
-    "let mut t = Tensor<i32, [3]>::uninit();\nlet r = &mut t[1];\n*r = 4;\nprint(t[1]);",
+    # an element lent at a computed index: the write through the reference would set no flag
+    "let mut t = Tensor<i32, [3]>::uninit();\nlet i = 1;\n{\nlet r = &mut t[i];\n*r = 4;\n}\n"
+    "print(t[1]);",
 ])
 def test_what_the_flags_do_not_follow_is_refused(body):
     assert _codes(body) == ["E5010"]
