@@ -109,10 +109,6 @@ NOT_LOWERED = {
     # Functions taking a struct, given to a closure that returns one it chooses (no local
     # only called holds it): its value would call it as it was, not as its parts.
     "tests/passes/cases/check_aggregate_function_values/e5010_chosen_by_a_closure.vx",
-    # A function taking a struct, given back by a closure into a local then called: the
-    # local holds a call's value, which would call it as it was, not as its parts.
-    "tests/passes/cases/check_aggregate_function_values/"
-    "e5010_returned_by_a_closure_into_a_local.vx",
     # A closure a `let mut` binds, called in a `spawn` body in a closure's body that a
     # closure made inside another closure calls, before the `let` of a variable another
     # closure it is given reads: that closure may be called later.

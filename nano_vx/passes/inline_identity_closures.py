@@ -10,25 +10,29 @@ from dataclasses import dataclass, field
 
 from ..nanopass import Pass
 from ..languages.lmatched import Lmatched as L
-from ..scalars.closures import direct_closures
+from ..scalars.closure_parts import rechoose
+from ..scalars.closures import direct_closures, only_called
 
 
 @dataclass
 class State:
     fns: set = field(default_factory=set)  # the program's functions
     given_back: dict = field(default_factory=dict)  # a closure's local -> the k its body names
+    called: set = field(default_factory=set)  # the locals a `let` binds, only called
 
 
 inline_identity_closures = Pass("inline-identity-closures", L, L, """
 Make each call of a closure a `let` binds and only calls, whose body is one of its
-parameters, that is itself called, what it is given there (a variable, a function of the
-program or another such call, variables or literals else): `let keep = |h| h;
-keep(g)(c)` is `g(c)`.
+parameters, that is itself called or the value of a `let` of a local only called, what it
+is given there (a variable, a function of the program or another such call, variables or
+literals else): `let keep = |h| h; keep(g)(c)` is `g(c)`, and `let f = keep(g);` is `let f
+= g;` (so too in an arm of an `if` such a `let` binds).
 
 number-aggregate-function-values numbers a function taking or returning a struct, a tuple or
 an enum that a closure's parameter only called holds; given to such a closure and called as
-what the closure gives back, it would be a value of its own, which
-check-aggregate-function-values refuses. The closure, called no more, makes nothing.
+what the closure gives back, or bound by a `let` to what it gives back, it would be a
+value of its own, which check-aggregate-function-values refuses. The closure, called no
+more, makes nothing.
 """, state=State)
 
 
@@ -42,6 +46,7 @@ def _program(run, program):
 def _fn(run, fn):
     run.state.given_back = {name: k for name, closure in direct_closures(fn).items()
                             if (k := _named(closure)) is not None}
+    run.state.called = set(only_called(fn, lambda value: True))
     return run.rebuild(fn) if run.state.given_back else fn
 
 
@@ -57,6 +62,17 @@ def _named(closure):
 def _call(run, call):
     call = run.rebuild(call)
     return call.replace(callee=_given_back(run.state, call.callee))
+
+
+@inline_identity_closures.on("Let")
+def _let(run, node):
+    """Only of a local only called: what it holds is then a function or a closure, which the
+    call gave back as it was given, not a value the call could move or copy."""
+    node = run.rebuild(node)
+    if node.name not in run.state.called:
+        return node
+    return node.replace(value=rechoose(node.value, lambda v: _given_back(run.state, v),
+                                       lambda cond: cond))
 
 
 def _given_back(st, e):
