@@ -40,8 +40,8 @@ calling it would take whole), or a parameter of a closure a `let` binds and only
 its body only calls and each call gives a function by name (`apply(spare, c)` gives the
 number, an `i32`); its body may give it on to such a parameter of another such closure
 (`let apply = |g, c: Cell| inner(g, c);`), the two numbering the same functions, or to a
-`let` of a local only called (`let f = g;`, or an `if` choosing among such parameters, which
-then number the same functions), which holds the number too.
+`let` of a local only called (`let f = g;`, or an `if` choosing among such parameters and
+functions, which then number the same functions), which holds the number too.
 scalarize-aggregates then takes each call by name apart as any.
 """, state=State)
 
@@ -84,20 +84,22 @@ def _given(st, fn) -> dict:
     parameter of another or to a local only called, that every call gives a function by name
     or such a parameter, one of those functions taking or returning an aggregate; and each
     such local -> the functions it numbers. A parameter given on holds the number of the one
-    it gives it to, so the two number the same functions, and so do the parameters an `if`
-    chooses among for a local."""
+    it gives it to, so the two number the same functions, and so do the parameters (and
+    functions) an `if` chooses among for a local."""
     closures = direct_closures(fn)
     calls = [n for n in descendants(fn) if n._prod == "Call" and n.callee._prod == "Local"
              and n.callee.name in closures]
     values = {(name, k): [call.args[k] for call in calls if call.callee.name == name]
               for name, closure in closures.items() for k in range(len(closure.params))}
     params = {closures[name].params[k].name: (name, k) for name, k in values}
-    copies = {f: chosen_values(v) for f, v in only_called(
-        fn, lambda v: all(x._prod == "Local" for x in chosen_values(v))).items()}
+    copies = {f: chosen_values(v) for f, v in only_called(fn, lambda v: all(
+        x._prod == "Local" or _function(st, x) for x in chosen_values(v)) and any(
+        x._prod == "Local" for x in chosen_values(v))).items()}
     kept = {key for key, given in values.items() if given}
     while True:
         held = {closures[name].params[k].name for name, k in kept}
-        copied = {f: vs for f, vs in copies.items() if all(v.name in held for v in vs)}
+        copied = {f: vs for f, vs in copies.items()
+                  if all(v.name in held for v in vs if v._prod == "Local")}
         left = {key for key in kept if all(
             _function(st, v) or v._prod == "Local" and v.name in held for v in values[key])
             and _only_called_or_given_on(closures[key[0]], key[1], kept, copied)}
@@ -113,17 +115,23 @@ def _given(st, fn) -> dict:
         for v in values[key]:
             if v._prod == "Local":
                 link(key, params[v.name])
-    for vs in copied.values():
-        for v in vs[1:]:
-            link(params[vs[0].name], params[v.name])
+    first = {f: next(v.name for v in vs if v._prod == "Local") for f, vs in copied.items()}
+    beside: dict = {}  # a parameter's key -> the functions a copy of it may hold instead
+    for f, vs in copied.items():
+        for v in vs:
+            if v._prod == "Local":
+                link(params[first[f]], params[v.name])
+            else:
+                beside.setdefault(params[first[f]], []).append(v)
     given = {}
     for name, k in kept:
         names = list(dict.fromkeys(v.name for key in sorted(linked[name, k])
-                                   for v in values[key] if v._prod == "Global"))
+                                   for v in values[key] + beside.get(key, [])
+                                   if v._prod == "Global"))
         if any(st.fns[each].aggregate for each in names):
             given.setdefault(name, {})[k] = (closures[name].params[k].name, names)
     numbers = {p: names for ks in given.values() for p, names in ks.values()}
-    return given, {f: numbers[vs[0].name] for f, vs in copied.items() if vs[0].name in numbers}
+    return given, {f: numbers[first[f]] for f in copied if first[f] in numbers}
 
 
 def _only_called_or_given_on(closure, k: int, kept: set, copied: dict) -> bool:
