@@ -115,13 +115,10 @@ NOT_LOWERED = {
     # may assign a closure, printed: no flag says which kind the variable holds at a call.
     "tests/passes/cases/halt_closure_prints/"
     "e5010_parameter_given_a_variable_an_if_assigns_both_kinds_printed.vx",
-    # Functions taking a struct, given to a closure that returns one it chooses (no local
-    # only called holds it): its value would call it as it was, not as its parts.
-    "tests/passes/cases/check_aggregate_function_values/e5010_chosen_by_a_closure.vx",
-    # A function taking a struct, given back by a closure into a local then called: the
-    # local holds a call's value, which would call it as it was, not as its parts.
+    # Functions taking a struct, given to a closure that returns one it chooses, given
+    # arithmetic to choose by: its value would call it as it was, not as its parts.
     "tests/passes/cases/check_aggregate_function_values/"
-    "e5010_returned_by_a_closure_into_a_local.vx",
+    "e5010_chosen_by_a_closure_given_arithmetic.vx",
     # A closure a `let mut` binds, called in a `spawn` body in a closure's body that a
     # closure made inside another closure calls, before the `let` of a variable another
     # closure it is given reads: that closure may be called later.
@@ -174,10 +171,10 @@ NOT_LOWERED = {
     # and a function per part would print twice.
     "tests/passes/cases/scalarize_aggregates/"
     "e5010_two_tensors_of_unknown_extents_returned_by_a_function_printing.vx",
-    # A query of a closure call's result compared with an option: no declared result types
-    # the local holding it, which would decide it (check-native-subset).
+    # A query of a closure call's result, a tensor it makes, compared with an option: no
+    # declared type nor `transfer` says where it is, which would decide it (check-native-subset).
     "tests/passes/cases/flag_assigned_placement_queries/"
-    "e5010_query_of_a_closure_call_compared_with_an_option.vx",
+    "e5010_query_of_a_closure_call_made_there_compared_with_an_option.vx",
     # `&mut`s to two references given to a closure that writes through them, one bound after
     # it: no copy of the closure can capture it, and a reference has no cell (type-scalars).
     "tests/passes/cases/inline_borrowed_references/"

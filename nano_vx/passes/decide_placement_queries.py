@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 from ..languages.lpinned import Lpinned as L
 from ..nanopass import Pass, descendants
+from ..scalars.closures import direct_closures
 from ..values.places import CPU_DRAM, NONE_TOPO, Placement, SomeTopo, Topo, same
 
 
@@ -19,6 +20,7 @@ class State:
     holds: dict = field(default_factory=dict)  # each topology's name -> the space it holds
     types: dict = field(default_factory=dict)  # the function's locals -> their types
     bound: dict = field(default_factory=dict)  # a `let` binding a query -> its Placement
+    sent: dict = field(default_factory=dict)  # a local a closure's call gives -> its space
 
 
 decide_placement_queries = Pass("decide-placement-queries", L, L, """
@@ -30,6 +32,10 @@ Native code holds no placement at run time, and the interpreter reads one only f
 the value lives, which its type says: a tensor's space, a pinned value's topology, the host
 for any other. A variable a `let` binds to such a query and that is only compared so is
 compared the same way, and its `let` goes (`let p = t.topology(); p == None` is `false`).
+So is a query of a local a `let` binds to a call of a closure a `let` binds and only calls,
+whose body's value is a tensor sent by `transfer` to a `Memory::M`, which is where the
+interpreter holds it, wherever the closure runs (`let far = || transfer(t, Memory::GPU_HBM);
+let got = far(); got.topology() == None` is `false`, `far()` still called).
 A query of another expression, of a type placing it where no number or name says, or used
 otherwise (printed, a variable it is bound to printed or assigned, which
 flag-assigned-placement-queries makes flags where it can) is left, and the native-code
@@ -50,6 +56,11 @@ def _fn(run, fn):
     st = run.state
     st.types = {n.name: n.type for n in descendants(fn)
                 if n._prod in ("Let", "Param") and n.type is not None}
+    closures = direct_closures(fn)
+    st.sent = {n.name: space for n in descendants(fn) if n._prod == "Let" and not n.mutable
+               and n.value._prod == "Call" and n.value.callee._prod == "Local"
+               and n.value.callee.name in closures
+               and (space := _sent(st, closures[n.value.callee.name].body)) is not None}
     st.bound = {}  # while the lets are found: `let p2 = p;` binds no query itself
     st.bound = {n.name: placement for n in descendants(fn) if n._prod == "Let" and
                 not n.mutable and (placement := _placement(run, n.value)) is not None}
@@ -96,6 +107,8 @@ def _placement(run, e):
     if e._prod != "MethodCall" or e.method != "topology" or e.args or \
             e.receiver._prod != "Local":
         return None
+    if e.receiver.name in run.state.sent:
+        return Placement(run.state.sent[e.receiver.name], None, run.state.holds)
     ty = run.state.types.get(e.receiver.name)
     while ty is not None and ty._prod == "VerifiedType":
         ty = ty.inner
@@ -110,6 +123,20 @@ def _placement(run, e):
         return Placement(holds.get(topo.name, inner), topo, holds)
     space = _space(ty, holds)
     return None if space is None else Placement(space, None, holds)
+
+
+def _sent(st, body):
+    """The space `transfer` sends the tensor body's value is to, where it is one, else None."""
+    e = body.value
+    if e is None or e._prod != "Transfer" or e.dest._prod != "MemRef":
+        return None
+    value = e.value
+    if value._prod == "Local":
+        ty = st.types.get(value.name)
+        tensor = ty is not None and ty._prod == "TensorType"
+    else:
+        tensor = value._prod in ("TensorNew", "TensorLit")
+    return e.dest.name if tensor else None
 
 
 def _space(ty, holds):

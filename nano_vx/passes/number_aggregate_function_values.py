@@ -15,8 +15,8 @@ from ..languages.lresolved import display_name, unused_name
 from ..nanopass import Pass, descendants
 from ..scalars.aggregate_types import program_types
 from ..scalars.closure_parts import called_closures, rechoose
-from ..scalars.closures import bound_in, direct_closures
-from ..scalars.storages import bound_locals, fresh_copy
+from ..scalars.closures import bound_in, direct_closures, only_called
+from ..scalars.storages import bound_locals, chosen_values, fresh_copy
 
 
 @dataclass
@@ -39,7 +39,9 @@ or an `if` choosing among those (one taking a reference to an aggregate, which a
 calling it would take whole), or a parameter of a closure a `let` binds and only calls, that
 its body only calls and each call gives a function by name (`apply(spare, c)` gives the
 number, an `i32`); its body may give it on to such a parameter of another such closure
-(`let apply = |g, c: Cell| inner(g, c);`), the two numbering the same functions.
+(`let apply = |g, c: Cell| inner(g, c);`), the two numbering the same functions, or to a
+`let` of a local only called (`let f = g;`, or an `if` choosing among such parameters and
+functions, which then number the same functions), which holds the number too.
 scalarize-aggregates then takes each call by name apart as any.
 """, state=State)
 
@@ -59,8 +61,9 @@ def _fn(run, fn):
     held = called_closures(fn, lambda v: _function(st, v))
     st.numbered = {name: list(dict.fromkeys(v.name for v in values))
                    for name, values in held.items() if _aggregate(st, values)}
-    st.given = _given(st, fn)
+    st.given, copies = _given(st, fn)
     st.numbered.update({p: names for ks in st.given.values() for p, names in ks.values()})
+    st.numbered.update(copies)
     if not st.numbered:
         return fn
     st.taken = bound_in(fn) | {n.name for n in descendants(fn) if n._prod == "Local"}
@@ -77,48 +80,71 @@ def _aggregate(st, values) -> bool:
 
 def _given(st, fn) -> dict:
     """Each closure a `let` binds and only calls -> {k: (its k-th parameter, the functions
-    its calls give it)}, for each parameter its body only calls or gives on to such a
-    parameter of another, that every call gives a function by name or such a parameter,
-    one of those functions taking or returning an aggregate. A parameter given on holds the
-    number of the one it gives it to, so the two number the same functions."""
+    its calls give it)}, for each parameter its body only calls, gives on to such a
+    parameter of another or to a local only called, that every call gives a function by name
+    or such a parameter, one of those functions taking or returning an aggregate; and each
+    such local -> the functions it numbers. A parameter given on holds the number of the one
+    it gives it to, so the two number the same functions, and so do the parameters (and
+    functions) an `if` chooses among for a local."""
     closures = direct_closures(fn)
     calls = [n for n in descendants(fn) if n._prod == "Call" and n.callee._prod == "Local"
              and n.callee.name in closures]
     values = {(name, k): [call.args[k] for call in calls if call.callee.name == name]
               for name, closure in closures.items() for k in range(len(closure.params))}
     params = {closures[name].params[k].name: (name, k) for name, k in values}
+    copies = {f: chosen_values(v) for f, v in only_called(fn, lambda v: all(
+        x._prod == "Local" or _function(st, x) for x in chosen_values(v)) and any(
+        x._prod == "Local" for x in chosen_values(v))).items()}
     kept = {key for key, given in values.items() if given}
     while True:
         held = {closures[name].params[k].name for name, k in kept}
+        copied = {f: vs for f, vs in copies.items()
+                  if all(v.name in held for v in vs if v._prod == "Local")}
         left = {key for key in kept if all(
             _function(st, v) or v._prod == "Local" and v.name in held for v in values[key])
-            and _only_called_or_given_on(closures[key[0]], key[1], kept)}
+            and _only_called_or_given_on(closures[key[0]], key[1], kept, copied)}
         if left == kept:
             break
         kept = left
     linked = {key: {key} for key in kept}
+
+    def link(key, other):
+        joined = linked[key] | linked[other]
+        linked.update((each, joined) for each in joined)
     for key in kept:
         for v in values[key]:
             if v._prod == "Local":
-                joined = linked[key] | linked[params[v.name]]
-                linked.update((each, joined) for each in joined)
+                link(key, params[v.name])
+    first = {f: next(v.name for v in vs if v._prod == "Local") for f, vs in copied.items()}
+    beside: dict = {}  # a parameter's key -> the functions a copy of it may hold instead
+    for f, vs in copied.items():
+        for v in vs:
+            if v._prod == "Local":
+                link(params[first[f]], params[v.name])
+            else:
+                beside.setdefault(params[first[f]], []).append(v)
     given = {}
     for name, k in kept:
         names = list(dict.fromkeys(v.name for key in sorted(linked[name, k])
-                                   for v in values[key] if v._prod == "Global"))
+                                   for v in values[key] + beside.get(key, [])
+                                   if v._prod == "Global"))
         if any(st.fns[each].aggregate for each in names):
             given.setdefault(name, {})[k] = (closures[name].params[k].name, names)
-    return given
+    numbers = {p: names for ks in given.values() for p, names in ks.values()}
+    return given, {f: numbers[first[f]] for f in copied if first[f] in numbers}
 
 
-def _only_called_or_given_on(closure, k: int, kept: set) -> bool:
-    """Whether the closure's k-th parameter is only a callee in its body, or the j-th
-    argument of a call of a closure a `let` binds (`inner`), (inner, j) being in `kept`."""
+def _only_called_or_given_on(closure, k: int, kept: set, copied: dict) -> bool:
+    """Whether the closure's k-th parameter is only a callee in its body, the j-th argument
+    of a call of a closure a `let` binds (`inner`), (inner, j) being in `kept`, or what a
+    `let` of a local only called gives it (`let f = g;`, or an `if` choosing among such
+    parameters: `copied`), which then holds the number too."""
     name = closure.params[k].name
     allowed = {id(n.callee) for n in descendants(closure.body) if n._prod == "Call"}
     allowed |= {id(a) for n in descendants(closure.body) if n._prod == "Call"
                 and n.callee._prod == "Local" for j, a in enumerate(n.args) if a._prod == "Local"
                 and a.name == name and (n.callee.name, j) in kept}
+    allowed |= {id(v) for vs in copied.values() for v in vs}
     return not any(n._prod == "Local" and n.name == name and id(n) not in allowed
                    for n in descendants(closure.body))
 

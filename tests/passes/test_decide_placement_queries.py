@@ -1,5 +1,6 @@
 """decide-placement-queries: a variable's `.topology()` compared with `Some(Topology::X)` or
-`None` is the `bool` its type decides, also through a variable a `let` binds to it; a query
+`None` is the `bool` its type decides, also through a variable a `let` binds to it, and so
+is one of a local a closure's call gives whose body sends a tensor by `transfer`; a query
 used otherwise stays for the gate to refuse."""
 
 from pathlib import Path
