@@ -117,7 +117,8 @@ of another gives back (`let g = mk();` of `mk = || r`) is the closure it gives: 
 reads what that one does of the variables around the maker, and, at each of its calls, the
 maker's own variables (its parameters, the `let`s of its body) that it moves, which each
 call of the maker gives new values (`let g = mk(t);` of `mk = |n| || consume(n)` moves n at
-every call of g, as Rust's `move` closure would its own n). One whose body's value is its
+every call of g, as Rust's `move` closure would its own n; by `transfer`, it is checked when
+it runs, E9004). One whose body's value is its
 parameter (`id = |h| h`) gives back the closure it is given, called where that value goes
 (`id(g)()` calls g once, and `id(g)` none). A call of a
 closure (or of one given it) reads what its body reads of the variables around it, unless
@@ -284,15 +285,19 @@ def _made(run, call) -> list:
     """The closures moving what they capture that `call` of a maker gives, as `once` keeps
     them. What such a closure moves around its maker, the call that made it was counted as
     moving already. A variable of the maker's own (its parameter, a `let` of its body) is
-    one per call of it: each made closure moves its own, under a key of that call's."""
+    one per call of it: each made closure moves its own, under a key of that call's, unless
+    by `transfer`, which the run checks (E9004, track-moved-captures)."""
     st, given = run.state, []
     for maker in _closures(run, call.callee):
         around = st.around.get(maker, set())
         for c, keys, inside, plain in st.results.get(maker, ((), ()))[1]:
-            own = {k: _made_key(k, call) for k in keys
+            own = {k: _made_key(k, call) for k in plain
                    if (k if isinstance(k, str) else k[0]) not in around}
-            given.append((c, [own.get(k, k) for k in keys], inside | {id(call)},
-                          frozenset(own.get(k, k) for k in plain)))
+            keys = [own.get(k, k) for k in keys
+                    if k in own or (k if isinstance(k, str) else k[0]) in around]
+            if keys:
+                given.append((c, keys, inside | {id(call)},
+                              frozenset(own.get(k, k) for k in plain)))
     return given
 
 

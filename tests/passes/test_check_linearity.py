@@ -798,6 +798,9 @@ MK = "let mk = |n: Tensor<i32, [2]>| || consume(n); "
      None),
     ("let mk = |n: Tensor<i32, [2]>| || n[0]; let g = mk(t); print(g()); print(g());", None),
     ("let mk = |s: S| || s.n; let g = mk(S { t: t, n: 3 }); print(g()); print(g());", None),
+    # One moving the maker's own by `transfer` is checked when it runs (E9004).
+    ("let mk = |n: Tensor<i32, [2]>| || transfer(n, Memory::NPU_HBM); let g = mk(t); "
+     "let a = g(); let b = g();", None),
     # A closure giving back its parameter calls nothing: what it gives is called where it
     # goes.
     ("let g = || consume(t); let id = |h| h; print(id(g)());", None),
