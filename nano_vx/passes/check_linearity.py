@@ -77,6 +77,8 @@ class State:
     # By id of a closure: the locals around it, as its first walk met them (a closure in a
     # loop's body is walked again with its own locals known from the first walk).
     around: dict[int, set] = field(default_factory=dict)
+    # By id of a closure: the moved map where it is written, as its last walk met it.
+    written: dict[int, PersistentMap] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -118,7 +120,8 @@ reads what that one does of the variables around the maker, and, at each of its 
 maker's own variables (its parameters, the `let`s of its body) that it moves, which each
 call of the maker gives new values (`let g = mk(t);` of `mk = |n| || consume(n)` moves n at
 every call of g, as Rust's `move` closure would its own n; by `transfer`, it is checked when
-it runs, E9004). One whose body's value is its
+it runs, E9004); what the maker's body moved of them before it gives the closure back is a
+use after that move, refused there. One whose body's value is its
 parameter (`id = |h| h`) gives back the closure it is given, called where that value goes
 (`id(g)()` calls g once, and `id(g)` none). A call of a
 closure (or of one given it) reads what its body reads of the variables around it, unless
@@ -471,6 +474,7 @@ def _body(run, node, moved):
     # Each call gives the parameters new values: what the body moves of them is not moved
     # for the next call (a closure written in a loop's body is walked once per pass).
     params = [p.name for p in node.params]
+    run.state.written[id(node)] = moved
     around = run.state.around.setdefault(id(node), set(run.state.types) - set(params))
     for name in params:
         moved = _fresh(run, moved, name)
@@ -493,11 +497,40 @@ def _body(run, node, moved):
                                         for name in params)
     run.state.results[id(node)] = (_closures(run, value), _held(run, value),
                                    (params.index(returned.name),) if returned else ())
+    after = _given_back(run, node, value, after)
     for name in params:
         after = _fresh(run, after, name)
     # The closure is made anew here (again on a loop's next turn): no call of it yet.
     for key in run.state.captured[id(node)][0] if after is not None else ():
         after = after.remove(_Called(id(node), key))
+    return after
+
+
+def _given_back(run, node, value, after):
+    """A closure the body of `node` gives back is called once `node` has returned, where the
+    body left the variables of its own: what it reads or moves of them, the body may have
+    moved already (`|n| { let r = || n[0]; let m = consume(n); r }`), a use after that
+    move at every call of it, refused at the value (a move by `transfer` is checked when it
+    runs, E9004)."""
+    st = run.state
+    around = st.around[id(node)]
+
+    def later(closure, key) -> bool:
+        # One of the body's own variables, not moved where the closure is written (its
+        # body's walk met that move).
+        written = st.written.get(closure)
+        path = (key,) if isinstance(key, str) else key
+        return path[0] not in around and written is not None and not any(
+            written.get(_key(path[:k])) is not None for k in range(1, len(path) + 1))
+
+    for closure in st.results[id(node)][0] if after is not None else ():
+        for key, parts in st.reads.get(closure, ()):
+            if later(closure, key):
+                after = _use(run, value, key, after, parts=parts, run_checks=True)
+    for closure, keys, inside, plain in st.results[id(node)][1] if after is not None else ():
+        for key in keys:
+            if key in plain and later(closure, key):
+                after = _use(run, value, key, after, by=(inside, None), run_checks=True)
     return after
 
 

@@ -798,6 +798,19 @@ MK = "let mk = |n: Tensor<i32, [2]>| || consume(n); "
      None),
     ("let mk = |n: Tensor<i32, [2]>| || n[0]; let g = mk(t); print(g()); print(g());", None),
     ("let mk = |s: S| || s.n; let g = mk(S { t: t, n: 3 }); print(g()); print(g());", None),
+    # What the maker's body moved of its own before giving back a closure written earlier
+    # that reads or moves it is gone at every call of that closure: refused where it is
+    # given back. One written after the move is refused where it reads it.
+    ("let mk = |n: Tensor<i32, [2]>| { let r = || n[0]; let m = consume(n); r }; "
+     "let g = mk(t);", "into the call of 'consume' at line 8, column 61"),
+    ("let mk = |s: S| { let r = || s.t[0]; let m = consume(s.t); r };", "value 's.t'"),
+    ("let mk = |n: Tensor<i32, [2]>| { let m = consume(n); || n[0] };", "into the call of"),
+    ("let mk = |n: Tensor<i32, [2]>| { let r = || n[0]; let m = n[1]; r }; let g = mk(t); "
+     "print(g());", None),
+    ("let mk = |n: Tensor<i32, [2]>| { let r = || consume(n); r }; let g = mk(t); print(g());",
+     None),
+    ("let mk = |n: Tensor<i32, [2]>| { let r = || n[0]; "
+     "let d = transfer(n, Memory::NPU_HBM); r };", None),
     # One moving the maker's own by `transfer` is checked when it runs (E9004).
     ("let mk = |n: Tensor<i32, [2]>| || transfer(n, Memory::NPU_HBM); let g = mk(t); "
      "let a = g(); let b = g();", None),
