@@ -65,7 +65,8 @@ class State:
     # A local holding a closure -> the ids of the closures it may hold.
     closures: dict[str, frozenset] = field(default_factory=dict)
     # By id of a closure: the closures its body's value may be (`|| a`, `|| || t`), as
-    # `closures` and `once` keep them: a call of it gives them.
+    # `closures` and `once` keep them, and the index of the parameter that value is (`|h|
+    # h`), if any: a call of it gives them, and that argument.
     results: dict[int, tuple] = field(default_factory=dict)
     # A local holding a closure whose body moves what it captures -> per closure it may
     # hold (an `if` may choose between two), the closure's id and its `captured`.
@@ -76,6 +77,8 @@ class State:
     # By id of a closure: the locals around it, as its first walk met them (a closure in a
     # loop's body is walked again with its own locals known from the first walk).
     around: dict[int, set] = field(default_factory=dict)
+    # By id of a closure: the moved map where it is written, as its last walk met it.
+    written: dict[int, PersistentMap] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -113,7 +116,14 @@ a call in a loop, for one handed on, and for any closure that is itself a parame
 twice with `keep = |h| h()` moves t twice (Rust moves the `FnOnce` into the call). A move
 by `transfer` through a closure handed on is checked when it runs (E9004). A closure a call
 of another gives back (`let g = mk();` of `mk = || r`) is the closure it gives: it moves and
-reads what that one does of the variables around the maker. A call of a
+reads what that one does of the variables around the maker, and, at each of its calls, the
+maker's own variables (its parameters, the `let`s of its body) that it moves, which each
+call of the maker gives new values (`let g = mk(t);` of `mk = |n| || consume(n)` moves n at
+every call of g, as Rust's `move` closure would its own n; by `transfer`, it is checked when
+it runs, E9004); what the maker's body moved of them before it gives the closure back is a
+use after that move, refused there. One whose body's value is its
+parameter (`id = |h| h`) gives back the closure it is given, called where that value goes
+(`id(g)()` calls g once, and `id(g)` none). A call of a
 closure (or of one given it) reads what its body reads of the variables around it, unless
 the body gave them a new value first: a use of each there, refused after a move other than
 by `transfer` (`let u = t;` then `r()` of `r = || t[0]`); after a `transfer` the read is
@@ -246,7 +256,8 @@ def _closures(run, value) -> frozenset:
         return run.state.closures.get(value.name, frozenset())
     if value._prod == "Call":
         return frozenset().union(*(run.state.results.get(c, (frozenset(),))[0]
-                                   for c in _closures(run, value.callee)))
+                                   for c in _closures(run, value.callee)),
+                                 *(_closures(run, arg) for arg in _returned(run, value)))
     return frozenset().union(*(_closures(run, arm.value) for arm in _arms(value)))
 
 
@@ -266,18 +277,47 @@ def _held(run, value) -> tuple:
     if value._prod == "Local":
         return st.once.get(value.name, ())
     if value._prod == "Call":
-        # What the closure moves around its maker, the call that made it was counted as
-        # moving already; a variable of the maker's own is one per call of it.
-        given = []
-        for maker in _closures(run, value.callee):
-            around = st.around.get(maker, set())
-            for c, keys, inside, plain in st.results.get(maker, ((), ()))[1]:
-                keys = [k for k in keys if (k if isinstance(k, str) else k[0]) in around]
-                if keys:
-                    given.append((c, keys, inside | {id(value)}, plain))
+        given = _made(run, value) + [one for arg in _returned(run, value)
+                                     for one in _held(run, arg)]
     else:
         given = [one for arm in _arms(value) for one in _held(run, arm.value)]
     return tuple({one[0]: one for one in given}.values())
+
+
+def _made(run, call) -> list:
+    """The closures moving what they capture that `call` of a maker gives, as `once` keeps
+    them. What such a closure moves around its maker, the call that made it was counted as
+    moving already. A variable of the maker's own (its parameter, a `let` of its body) is
+    one per call of it: each made closure moves its own, under a key of that call's, unless
+    by `transfer`, which the run checks (E9004, track-moved-captures)."""
+    st, given = run.state, []
+    for maker in _closures(run, call.callee):
+        around = st.around.get(maker, set())
+        for c, keys, inside, plain in st.results.get(maker, ((), ()))[1]:
+            own = {k: _made_key(k, call) for k in plain
+                   if (k if isinstance(k, str) else k[0]) not in around}
+            keys = [own.get(k, k) for k in keys
+                    if k in own or (k if isinstance(k, str) else k[0]) in around]
+            if keys:
+                given.append((c, keys, inside | {id(call)},
+                              frozenset(own.get(k, k) for k in plain)))
+    return given
+
+
+def _made_key(key, call):
+    """The key of the maker's variable `key` (a local, or a field path of one) as the closure
+    `call` made holds it: shown as the variable's name."""
+    if isinstance(key, str):
+        return f"{key}#made{id(call)}"
+    return (_made_key(key[0], call), *key[1:])
+
+
+def _returned(run, call) -> list:
+    """The arguments of `call` that it gives back: a closure whose body's value is its
+    parameter (`|h| h`) gives its argument, which is then called where its value goes."""
+    indices = {i for c in _closures(run, call.callee)
+               for i in run.state.results.get(c, ((), (), ()))[2]}
+    return [arg for i, arg in enumerate(call.args) if i in indices]
 
 
 def _move_value(run, value, mover, moved):
@@ -434,6 +474,7 @@ def _body(run, node, moved):
     # Each call gives the parameters new values: what the body moves of them is not moved
     # for the next call (a closure written in a loop's body is walked once per pass).
     params = [p.name for p in node.params]
+    run.state.written[id(node)] = moved
     around = run.state.around.setdefault(id(node), set(run.state.types) - set(params))
     for name in params:
         moved = _fresh(run, moved, name)
@@ -449,14 +490,47 @@ def _body(run, node, moved):
     run.state.captured[id(node)] = (list(dict.fromkeys(k for k, _, _ in keys)),
                                     frozenset(id(m) for _, m, _ in keys),
                                     frozenset(k for k, _, by in keys if not by))
-    run.state.calling[id(node)] = tuple(_times_called(node.body, name) for name in params)
-    run.state.results[id(node)] = (_closures(run, node.body.value),
-                                   _held(run, node.body.value))
+    value = node.body.value
+    returned = value if value is not None and value._prod == "Local" and \
+        value.name in params else None
+    run.state.calling[id(node)] = tuple(_times_called(node.body, name, returned)
+                                        for name in params)
+    run.state.results[id(node)] = (_closures(run, value), _held(run, value),
+                                   (params.index(returned.name),) if returned else ())
+    after = _given_back(run, node, value, after)
     for name in params:
         after = _fresh(run, after, name)
     # The closure is made anew here (again on a loop's next turn): no call of it yet.
     for key in run.state.captured[id(node)][0] if after is not None else ():
         after = after.remove(_Called(id(node), key))
+    return after
+
+
+def _given_back(run, node, value, after):
+    """A closure the body of `node` gives back is called once `node` has returned, where the
+    body left the variables of its own: what it reads or moves of them, the body may have
+    moved already (`|n| { let r = || n[0]; let m = consume(n); r }`), a use after that
+    move at every call of it, refused at the value (a move by `transfer` is checked when it
+    runs, E9004)."""
+    st = run.state
+    around = st.around[id(node)]
+
+    def later(closure, key) -> bool:
+        # One of the body's own variables, not moved where the closure is written (its
+        # body's walk met that move).
+        written = st.written.get(closure)
+        path = (key,) if isinstance(key, str) else key
+        return path[0] not in around and written is not None and not any(
+            written.get(_key(path[:k])) is not None for k in range(1, len(path) + 1))
+
+    for closure in st.results[id(node)][0] if after is not None else ():
+        for key, parts in st.reads.get(closure, ()):
+            if later(closure, key):
+                after = _use(run, value, key, after, parts=parts, run_checks=True)
+    for closure, keys, inside, plain in st.results[id(node)][1] if after is not None else ():
+        for key in keys:
+            if key in plain and later(closure, key):
+                after = _use(run, value, key, after, by=(inside, None), run_checks=True)
     return after
 
 
@@ -469,11 +543,17 @@ def _call(run, node, moved):
     takes = movers.takes_ownership(node)
     for arg in node.args:
         moved = _move_value(run, arg, node, moved) if takes else run.walk(arg, moved)
-    held = run.state.once.get(node.callee.name, ()) if node.callee._prod == "Local" else ()
-    for once in held if moved is not None else ():
+    # A maker's call gives the variables of its own new values, for the closure it makes:
+    # locals here from now on, so that a closure written after it moves them when it calls
+    # the one made.
+    for _, keys, _, _ in _made(run, node) if moved is not None else ():
+        for root in {k if isinstance(k, str) else k[0] for k in keys}:
+            if root.endswith(_made_key("", node)):
+                run.state.types.setdefault(root, None)
+                moved = _fresh(run, moved, root)
+    for once in _held(run, node.callee) if moved is not None else ():
         moved = _call_once(run, node, once, moved)
-    if node.callee._prod == "Local":
-        moved = _reads(run, node, run.state.closures.get(node.callee.name, ()), moved)
+    moved = _reads(run, node, _closures(run, node.callee), moved)
     for i, arg in enumerate(node.args):
         calls = _calls_of_argument(run, node, i)
         if not calls:
@@ -525,10 +605,11 @@ def _calls_of_argument(run, call, i: int) -> int:
                 if c in run.state.calling and i < len(run.state.calling[c])), default=0)
 
 
-def _times_called(body, name: str) -> int:
+def _times_called(body, name: str, returned=None) -> int:
     """How often a run of `body` calls the closure its parameter `name` holds, at most 2: a
     call in a loop, or in a closure inside it, may come again, and a closure handed on or
-    bound to another name may be called there as often as the other likes."""
+    bound to another name may be called there as often as the other likes. The body's value
+    `returned` is no call: the call of the closure gives it back, called where it goes."""
     count = 0
     stack = [(body, False)]
     while stack:
@@ -538,7 +619,7 @@ def _times_called(body, name: str) -> int:
             count += 2 if again else 1
             stack.extend((a, again) for a in node.args)
             continue
-        if node._prod == "Local" and node.name == name:
+        if node._prod == "Local" and node.name == name and node is not returned:
             return 2
         again = again or node._prod in ("While", "For", "Closure")
         stack.extend((c, again) for c in child_nodes(node))
@@ -707,7 +788,10 @@ def _report(run, use, key, gone_key, mover):
         data = {"moved_by_calling": display_name(mover.closure.name) if held else "closure",
                 "handed_to": callee}
     elif gone is mover:
-        callee = display_name(mover.callee.name)
+        # A callee a call gives (`id(g)()`) is named as written.
+        at = mover.callee.span
+        callee = display_name(mover.callee.name) if mover.callee._prod == "Local" else \
+            at.source.text[at.start:at.end] if at is not None else quoted(mover.callee)
         went = f"by the call of '{callee}', whose body moves it,"
         repair = f"call '{callee}' once"
         data = {"moved_by_calling": callee}

@@ -746,3 +746,84 @@ def test_the_help_for_a_moved_enum_names_no_copy_for_a_struct():
     [diag] = run_front(text, check_linearity).diagnostics.items
     assert diag.help == ["read it through 'f', lend it (`&e`), or give 'e' a new value "
                          "before this use"]
+
+
+def test_a_closure_a_maker_gives_moves_the_makers_own_variable_at_every_call():
+    diag, repaired = _refused_and_repaired(
+        "e4001_made_closure_moving_its_makers_parameter_called_twice", (13, "g()"),
+        "use of moved value 'n': it was moved by the call of 'g', whose body moves it, at "
+        "line 12, column 11")
+    assert _moved(diag) == ((12, 11, "g()"), "'n' moved here")
+    assert diag.data == {"name": "n", "moved_by_calling": "g",
+                         "moved_at": {"line": 12, "column": 11}}
+    assert repaired.prints() == ("2\n4\n3\n3\n",) * 2
+
+
+def test_a_closure_giving_back_its_parameter_gives_the_closure_it_is_given():
+    _, repaired = _refused_and_repaired(
+        "e4001_closure_given_back_by_identity_called_twice", (13, "g()"),
+        "use of moved value 't': it was moved by the call of 'k', whose body moves it, at "
+        "line 12, column 11")
+    assert repaired.prints() == ("2\n",) * 2
+
+
+MK = "let mk = |n: Tensor<i32, [2]>| || consume(n); "
+
+
+@pytest.mark.parametrize("body, refused", [
+    # Each call of the maker gives its parameter (or a `let` of its body) a new value for
+    # the closure it makes, which moves that one at each of its calls.
+    (MK + "let g = mk(t); print(g()); print(g());", "value 'n': it was moved by the call of 'g'"),
+    ("let mk = |n: Tensor<i32, [2]>| || n; let g = mk(t); let a = g(); let b = g();",
+     "by the call of 'g'"),
+    ("let mk = |n: Tensor<i32, [2]>| { let m = n; || consume(m) }; let g = mk(t); "
+     "print(g()); print(g());", "value 'm'"),
+    ("let mk = |s: S| || s.t; let g = mk(S { t: t, n: 3 }); let a = g(); let b = g();",
+     "value 's.t'"),
+    (MK + "let g = mk(t); for i in 0..2 { print(g()); }", "in an earlier iteration of the loop"),
+    (MK + "let g = mk(t); let keep = |h| h(); print(keep(g)); print(keep(g));",
+     "by 'keep', which calls 'g' it is given"),
+    (MK + "let h = if s.n > 2 { mk(t) } else { mk(s.t) }; print(h()); print(h());",
+     "by the call of 'h'"),
+    (MK + "let g = mk(t); let h = g; print(h()); print(g());", "by the call of 'h'"),
+    (MK + "let g = mk(t); let w = || g(); print(w()); print(w());", "by the call of 'w'"),
+    ("let id = |h| h; " + MK + "let g = id(mk(t)); print(g()); print(g());",
+     "by the call of 'g'"),
+    # Two makes, a make per turn, or per call of the closure that makes: each its own.
+    (MK + "let g = mk(t); let h = mk(s.t); print(g()); print(h());", None),
+    (MK + "for i in 0..2 { let g = mk(Tensor<i32, [2]>::fill(i)); print(g()); }", None),
+    (MK + "print(mk(t)()); print(mk(s.t)());", None),
+    (MK + "let mut g = mk(t); print(g()); g = mk(s.t); print(g());", None),
+    (MK + "let w = || { let g = mk(Tensor<i32, [2]>::fill(7)); g() }; print(w()); print(w());",
+     None),
+    ("let mk = |n: Tensor<i32, [2]>| || n[0]; let g = mk(t); print(g()); print(g());", None),
+    ("let mk = |s: S| || s.n; let g = mk(S { t: t, n: 3 }); print(g()); print(g());", None),
+    # What the maker's body moved of its own before giving back a closure written earlier
+    # that reads or moves it is gone at every call of that closure: refused where it is
+    # given back. One written after the move is refused where it reads it.
+    ("let mk = |n: Tensor<i32, [2]>| { let r = || n[0]; let m = consume(n); r }; "
+     "let g = mk(t);", "into the call of 'consume' at line 8, column 61"),
+    ("let mk = |s: S| { let r = || s.t[0]; let m = consume(s.t); r };", "value 's.t'"),
+    ("let mk = |n: Tensor<i32, [2]>| { let m = consume(n); || n[0] };", "into the call of"),
+    ("let mk = |n: Tensor<i32, [2]>| { let r = || n[0]; let m = n[1]; r }; let g = mk(t); "
+     "print(g());", None),
+    ("let mk = |n: Tensor<i32, [2]>| { let r = || consume(n); r }; let g = mk(t); print(g());",
+     None),
+    ("let mk = |n: Tensor<i32, [2]>| { let r = || n[0]; "
+     "let d = transfer(n, Memory::NPU_HBM); r };", None),
+    # One moving the maker's own by `transfer` is checked when it runs (E9004).
+    ("let mk = |n: Tensor<i32, [2]>| || transfer(n, Memory::NPU_HBM); let g = mk(t); "
+     "let a = g(); let b = g();", None),
+    # A closure giving back its parameter calls nothing: what it gives is called where it
+    # goes.
+    ("let g = || consume(t); let id = |h| h; print(id(g)());", None),
+    ("let g = || consume(t); let id = |h| h; let k = id(g); print(k()); print(k());",
+     "by the call of 'k'"),
+    ("let g = || consume(t); let id = |h| h; print(id(g)()); print(id(g)());",
+     "by the call of 'id(g)'"),
+    ("let g = || consume(t); let id = |h| h; print(id(g)()); print(g());",
+     "by the call of 'id(g)'"),
+    ("let g = || consume(t); let id = |h| { let k = h; k }; print(id(g)());", "more than once"),
+])
+def test_what_a_made_closure_and_one_given_back_move(body, refused):
+    _refused_as(ONCE.format(body=body), refused)
