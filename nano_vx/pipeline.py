@@ -97,6 +97,7 @@ from .passes.drop_made_flagged_results import drop_made_flagged_results
 from .passes.drop_replaced_buffers import drop_replaced_buffers
 from .passes.drop_type_declarations import drop_type_declarations
 from .passes.drop_uncalled_closures import drop_uncalled_closures
+from .passes.drop_unreturned_arguments import drop_unreturned_arguments
 from .passes.drop_unread_closure_parameters import drop_unread_closure_parameters
 from .passes.drop_void_results import drop_void_results
 from .passes.erase_contracts import erase_contracts
@@ -426,6 +427,7 @@ BACK_END = [
     insert_drops,
     drop_replaced_buffers,
     drop_made_flagged_results,
+    drop_unreturned_arguments,
     explicate_calls,
     select_instructions,
 ]

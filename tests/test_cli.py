@@ -282,6 +282,7 @@ def test_list_passes_prints_the_back_end_between_the_front_end_and_the_spatial_l
         ["insert-drops", "rewrite", "Lcells", "Ldrops"],
         ["drop-replaced-buffers", "rewrite", "Ldrops", "Ldrops"],
         ["drop-made-flagged-results", "rewrite", "Ldrops", "Ldrops"],
+        ["drop-unreturned-arguments", "rewrite", "Ldrops", "Ldrops"],
         ["explicate-calls", "rewrite", "Ldrops", "Lcalls"]]
     assert rows[-1] == ["select-instructions", "rewrite", "Lcalls", "Lmlir"]
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from ..nanopass.verify import descendants
+from ..nanopass.verify import child_nodes, descendants
 from ..scalars.block_scopes import successors
 from .machine_types import Ref, Tensor, vx_type
 
@@ -284,6 +284,25 @@ def borrowers(fn, owners, own: frozenset, kept: dict) -> dict:
             if not held <= out.get(to, frozenset()):
                 out[to], changed = out.get(to, frozenset()) | held, True
     return out
+
+
+def only_elements(node, name: str, rank: int) -> bool:
+    """Whether node names the tensor local `name` (of rank `rank`) only to read or write an
+    element of it or to ask its extents."""
+    if node._prod == "Local":
+        return node.name != name
+    if node._prod == "Borrow":
+        return not any(n._prod == "Local" and n.name == name for n in descendants(node))
+    if node._prod == "Extent" and node.tensor._prod == "Local":
+        return True
+    if node._prod == "Index":
+        base, index = node, []
+        while base._prod == "Index":
+            index.append(base.index)
+            base = base.base
+        if base._prod == "Local" and base.name == name:
+            return len(index) == rank and all(only_elements(i, name, rank) for i in index)
+    return all(only_elements(k, name, rank) for k in child_nodes(node))
 
 
 def tensor_ranks(fn) -> dict:
