@@ -278,7 +278,7 @@ def test_list_passes_prints_the_back_end_between_the_front_end_and_the_spatial_l
         ["drop-unread-closure-parameters", "rewrite", "Lsplit", "Lsplit"],
         ["drop-uncalled-closures", "rewrite", "Lsplit", "Lsplit"]]
     drops = names.index("insert-drops")
-    assert rows[drops:drops + 4] == [
+    assert rows[drops:drops + 5] == [
         ["insert-drops", "rewrite", "Lcells", "Ldrops"],
         ["drop-replaced-buffers", "rewrite", "Ldrops", "Ldrops"],
         ["drop-made-flagged-results", "rewrite", "Ldrops", "Ldrops"],
