@@ -92,6 +92,7 @@ from .passes.desugar_value_matches import desugar_value_matches
 from .passes.differentiate_forward import differentiate_forward
 from .passes.differentiate_reverse import differentiate_reverse
 from .passes.dispatch_closures import dispatch_closures
+from .passes.drop_chosen_placeholders import drop_chosen_placeholders
 from .passes.drop_imports import drop_imports
 from .passes.drop_made_flagged_results import drop_made_flagged_results
 from .passes.drop_replaced_buffers import drop_replaced_buffers
@@ -428,6 +429,7 @@ BACK_END = [
     drop_replaced_buffers,
     drop_made_flagged_results,
     drop_unreturned_arguments,
+    drop_chosen_placeholders,
     explicate_calls,
     select_instructions,
 ]

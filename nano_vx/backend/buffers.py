@@ -305,6 +305,20 @@ def only_elements(node, name: str, rank: int) -> bool:
     return all(only_elements(k, name, rank) for k in child_nodes(node))
 
 
+def kept_in_place(node, name: str, rank: int, keeping: frozenset) -> bool:
+    """Whether node names the tensor local `name` only by its elements and extents, or whole
+    as an argument of a call that cannot hand it on (`print(t)`; `keeping`: keeping_calls),
+    so that no other local holds its buffer after it."""
+    if only_elements(node, name, rank):
+        return True
+    if node._prod == "Call" and keeps_nothing(node, keeping):
+        return only_elements(node.callee, name, rank) and all(
+            a._prod == "Local" or kept_in_place(a, name, rank, keeping) for a in node.args)
+    if node._prod in ("Index", "Local"):
+        return False
+    return all(kept_in_place(k, name, rank, keeping) for k in child_nodes(node))
+
+
 def tensor_ranks(fn) -> dict:
     """The rank of each tensor local of `fn` a `let` binds or a parameter names."""
     typed = [*fn.params, *(s for blk in fn.blocks for s in blk.stmts if s._prod == "Let")]

@@ -4,11 +4,10 @@ Same IL: a drop is nothing to the interpreter, so it runs the output as it ran t
 
 from __future__ import annotations
 
-from ..backend.buffers import (called, fresh_results, keeping_calls, keeps_nothing, makes_fresh,
+from ..backend.buffers import (called, fresh_results, keeping_calls, kept_in_place, makes_fresh,
                                only_elements, tensor_ranks)
 from ..languages.ldrops import Ldrops
 from ..nanopass import Pass, descendants
-from ..nanopass.verify import child_nodes
 from ..scalars.aggregates import Names
 
 drop_unreturned_arguments = Pass("drop-unreturned-arguments", Ldrops, Ldrops, """
@@ -165,24 +164,11 @@ def _own(fn, name: str, rank: int, handing: dict, fresh: frozenset,
                         return False
                 elif not makes_fresh(s.value, fresh) or _names(s.value, name):
                     return False
-            elif not _read(s, name, rank, keeping):
+            elif not kept_in_place(s, name, rank, keeping):
                 return False
             elif s._prod == "Return" and s.value is not None and _names(s.value, name):
                 return False
     return True
-
-
-def _read(node, name: str, rank: int, keeping: frozenset) -> bool:
-    """Whether node names the variable only by its elements and extents, or whole as an
-    argument of a call that cannot hand it on (`print(t)`)."""
-    if not _names(node, name) or only_elements(node, name, rank):
-        return True
-    if node._prod == "Call" and keeps_nothing(node, keeping):
-        return only_elements(node.callee, name, rank) and all(
-            a._prod == "Local" or _read(a, name, rank, keeping) for a in node.args)
-    if node._prod in ("Index", "Local"):
-        return False
-    return all(_read(k, name, rank, keeping) for k in child_nodes(node))
 
 
 def _names(node, name: str) -> bool:

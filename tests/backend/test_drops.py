@@ -815,3 +815,38 @@ HANDED = {
 @pytest.mark.parametrize("case", sorted(HANDED))
 def test_a_tensor_a_call_may_hand_back_is_given_back_where_it_did_not(tmp_path, case):
     _assert_given_back(tmp_path, HANDED_BACK.replace("BODY", HANDED[case]), "20000")
+
+
+# An enum an `if` chooses on every turn, one arm giving the variant a local's tensor, the
+# other another variant: the new tensor that arm gives the part is dropped after the call
+# reads it, unless the part holds the local's (drop-chosen-placeholders).
+PLACEHOLDERS = """
+enum Buf { Empty, Full(Tensor<f32, [262144]>) }
+
+fn first(b: Buf, i: i32) -> f32 {
+    match b { Buf::Empty => 1.0f32, Buf::Full(t) => t[i * 13] }
+}
+
+fn main() {
+    let mut i = 0;
+    let mut s = 0.0f32;
+    while i < 20000 {
+        BODY
+        i = i + 1;
+    }
+    print(s);
+}
+"""
+CHOSEN_ENUMS = {
+    "a local's tensor or none": "let t = Tensor<f32, [262144]>::fill(1.0f32); "
+                                "let b = if i % 2 == 0 { Buf::Full(t) } else { Buf::Empty }; "
+                                "s = s + first(b, i);",
+    "one made in the arm or none": "let b = if i % 2 == 0 { let u = Tensor<f32, [262144]>::new(); "
+                                   "u[i * 13] = 1.0f32; Buf::Full(u) } else { Buf::Empty }; "
+                                   "s = s + first(b, i);",
+}
+
+
+@pytest.mark.parametrize("case", sorted(CHOSEN_ENUMS))
+def test_the_new_tensor_an_arm_gives_an_enums_part_is_given_back(tmp_path, case):
+    _assert_given_back(tmp_path, PLACEHOLDERS.replace("BODY", CHOSEN_ENUMS[case]), "20000")
