@@ -94,6 +94,7 @@ from .passes.differentiate_reverse import differentiate_reverse
 from .passes.dispatch_closures import dispatch_closures
 from .passes.drop_chosen_placeholders import drop_chosen_placeholders
 from .passes.drop_imports import drop_imports
+from .passes.drop_last_buffers import drop_last_buffers
 from .passes.drop_made_flagged_results import drop_made_flagged_results
 from .passes.drop_replaced_buffers import drop_replaced_buffers
 from .passes.drop_type_declarations import drop_type_declarations
@@ -430,6 +431,7 @@ BACK_END = [
     drop_made_flagged_results,
     drop_unreturned_arguments,
     drop_chosen_placeholders,
+    drop_last_buffers,
     explicate_calls,
     select_instructions,
 ]

@@ -319,6 +319,52 @@ def kept_in_place(node, name: str, rank: int, keeping: frozenset) -> bool:
     return all(kept_in_place(k, name, rank, keeping) for k in child_nodes(node))
 
 
+def handed_parameters(fn, fresh: frozenset) -> frozenset | None:
+    """The indices of the tensor parameters fn may return whole, when every `return` of it
+    gives one, a tensor it made (`fresh`: fresh_results) or a local given only those (or
+    such a local: `let agg = p_b; let ret_a = agg; return ret_a;`), those locals and
+    parameters named otherwise only by their elements and extents; None otherwise."""
+    ranks = tensor_ranks(fn)
+    params = {p.name: k for k, p in enumerate(fn.params) if p.name in ranks}
+    returns = [b.exit for b in fn.blocks if b.exit._prod == "Return"]
+    if not returns or any(r.value is None for r in returns):
+        return None
+    defs = [s for b in fn.blocks for s in b.stmts if defines(s)]
+    returned = {r.value.name for r in returns if r.value._prod == "Local"} - set(params)
+    given: set = set()  # the parameters returned, or given a returned local
+    for r in returns:
+        if r.value._prod == "Local" and r.value.name in params:
+            given.add(r.value.name)
+        elif r.value._prod != "Local" and not makes_fresh(r.value, fresh):
+            return None
+    changed = True
+    while changed:
+        changed = False
+        for s in defs:
+            if not defines(s) & returned:
+                continue
+            if s._prod == "Assign" and s.op != "=":
+                return None
+            v = s.value
+            if v._prod == "Local" and v.name in params:
+                given.add(v.name)
+            elif v._prod == "Local" and v.name in ranks:
+                changed = changed or v.name not in returned
+                returned.add(v.name)
+            elif not makes_fresh(v, fresh):
+                return None
+    if not given:
+        return None
+    watched = given | returned
+    for b in fn.blocks:
+        for s in (*b.stmts, b.exit):
+            if s._prod == "Return" and s.value._prod == "Local" or defines(s) & returned:
+                continue  # its value is one checked above
+            if not all(only_elements(s, name, ranks[name]) for name in watched):
+                return None
+    return frozenset(params[name] for name in given)
+
+
 def tensor_ranks(fn) -> dict:
     """The rank of each tensor local of `fn` a `let` binds or a parameter names."""
     typed = [*fn.params, *(s for blk in fn.blocks for s in blk.stmts if s._prod == "Let")]

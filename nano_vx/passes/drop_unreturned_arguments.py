@@ -4,8 +4,8 @@ Same IL: a drop is nothing to the interpreter, so it runs the output as it ran t
 
 from __future__ import annotations
 
-from ..backend.buffers import (called, fresh_results, keeping_calls, kept_in_place, makes_fresh,
-                               only_elements, tensor_ranks)
+from ..backend.buffers import (called, fresh_results, handed_parameters, keeping_calls,
+                               kept_in_place, makes_fresh, only_elements, tensor_ranks)
 from ..languages.ldrops import Ldrops
 from ..nanopass import Pass, descendants
 from ..scalars.aggregates import Names
@@ -42,52 +42,11 @@ def _program(run, node):
     fns = {i.name: i for i in node.items if i._prod == "Fn"}
     fresh, keeping = fresh_results(node), keeping_calls(node)
     handing = {name: found for name, fn in fns.items()
-               if (found := _handing(fn, fresh)) is not None}
+               if (found := handed_parameters(fn, fresh)) is not None}
     if not handing:
         return node
     return node.replace(items=tuple(_fn(i, handing, fresh, keeping) if i._prod == "Fn" else i
                                     for i in node.items))
-
-
-def _handing(fn, fresh: frozenset) -> frozenset | None:
-    """The indices of the parameters fn may return whole, when every `return` of it gives
-    one, a tensor it made or a local given only those (None otherwise)."""
-    ranks = tensor_ranks(fn)
-    params = {p.name: k for k, p in enumerate(fn.params) if p.name in ranks}
-    returns = [b.exit for b in fn.blocks if b.exit._prod == "Return"]
-    if not returns or any(r.value is None for r in returns):
-        return None
-    locals_ = {r.value.name for r in returns if r.value._prod == "Local"} - set(params)
-    given: set = set()  # the parameters returned, or given a returned local
-    for b in fn.blocks:
-        for s in b.stmts:
-            to = s.name if s._prod == "Let" else s.target.name if (
-                s._prod == "Assign" and s.target._prod == "Local") else None
-            if to not in locals_:
-                continue
-            if s._prod == "Assign" and s.op != "=":
-                return None
-            if s.value._prod == "Local" and s.value.name in params:
-                given.add(s.value.name)
-            elif not makes_fresh(s.value, fresh):
-                return None
-    for r in returns:
-        if r.value._prod == "Local" and r.value.name in params:
-            given.add(r.value.name)
-        elif r.value._prod != "Local" and not makes_fresh(r.value, fresh):
-            return None
-    if not given:
-        return None
-    watched = given | locals_
-    for b in fn.blocks:
-        for s in (*b.stmts, b.exit):
-            if s._prod == "Return" and s.value._prod == "Local":
-                continue
-            if s._prod in ("Let", "Assign") and _target(s) in locals_:
-                continue  # its value is one checked above
-            if not all(only_elements(s, name, ranks[name]) for name in watched):
-                return None
-    return frozenset(params[name] for name in given)
 
 
 def _target(s) -> str | None:

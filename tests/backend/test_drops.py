@@ -850,3 +850,50 @@ CHOSEN_ENUMS = {
 @pytest.mark.parametrize("case", sorted(CHOSEN_ENUMS))
 def test_the_new_tensor_an_arm_gives_an_enums_part_is_given_back(tmp_path, case):
     _assert_given_back(tmp_path, PLACEHOLDERS.replace("BODY", CHOSEN_ENUMS[case]), "20000")
+
+
+# A function swapping or rotating a struct's tensors, called on every turn: each field may
+# hold another's buffer, so insert-drops owns none; drop-last-buffers gives them back before
+# the function returns (two or three of 1 MiB a call kept would pass LIMIT).
+HANDED_AROUND = """
+struct Pair { a: Tensor<f32, [262144]>, b: Tensor<f32, [262144]> }
+struct Three { a: Tensor<f32, [262144]>, b: Tensor<f32, [262144]>, c: Tensor<f32, [4]> }
+
+fn swap(p: Pair) -> Pair {
+    Pair { a: p.b, b: p.a }
+}
+
+fn rotate(t: Three) -> Three {
+    Three { a: t.b, b: t.a, c: t.c }
+}
+
+fn swapped(i: i32) -> f32 {
+    let mut p = Pair { a: Tensor<f32, [262144]>::new(), b: Tensor<f32, [262144]>::new() };
+    p.b[i * 13] = 1.0f32;
+    p = swap(p);
+    p.a[i * 13]
+}
+
+fn rotated(i: i32) -> f32 {
+    let mut t = Three { a: Tensor<f32, [262144]>::new(), b: Tensor<f32, [262144]>::new(),
+                        c: Tensor<f32, [4]>::fill(0.0f32) };
+    t.b[i * 13] = 1.0f32;
+    t = rotate(t);
+    t.a[i * 13] + t.c[1]
+}
+
+fn main() {
+    let mut i = 0;
+    let mut s = 0.0f32;
+    while i < 20000 {
+        s = s + CALL(i);
+        i = i + 1;
+    }
+    print(s);
+}
+"""
+
+
+@pytest.mark.parametrize("call", ["swapped", "rotated"])
+def test_tensors_a_function_hands_around_are_given_back_before_it_returns(tmp_path, call):
+    _assert_given_back(tmp_path, HANDED_AROUND.replace("CALL", call), "20000")
