@@ -311,6 +311,8 @@ def kept_in_place(node, name: str, rank: int, keeping: frozenset) -> bool:
     so that no other local holds its buffer after it."""
     if only_elements(node, name, rank):
         return True
+    if node._prod == "Borrow":  # a place in the buffer, which may outlive the statement
+        return False
     if node._prod == "Call" and keeps_nothing(node, keeping):
         return only_elements(node.callee, name, rank) and all(
             a._prod == "Local" or kept_in_place(a, name, rank, keeping) for a in node.args)

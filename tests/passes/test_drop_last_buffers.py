@@ -86,3 +86,9 @@ def test_handwritten_a_swap_and_a_drop_on_one_way(run_pass, snapshot_txt):
     end = ran.tree.items[1].blocks[2]
     assert [s.name for s in end.stmts if s._prod == "Drop"] == ["a"]
     assert to_text(ran.tree) == snapshot_txt
+
+
+def test_a_tensor_an_element_of_which_is_returned_by_reference_is_not_dropped():
+    after = run_front(CASES / "element_reference_returned.vx", drop_last_buffers).after
+    wide = next(i for i in after.items if i._prod == "Fn" and i.name == "wide")
+    assert not [s for b in wide.blocks for s in b.stmts if s._prod == "Drop"]
