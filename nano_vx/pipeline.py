@@ -96,12 +96,15 @@ from .passes.desugar_value_matches import desugar_value_matches
 from .passes.differentiate_forward import differentiate_forward
 from .passes.differentiate_reverse import differentiate_reverse
 from .passes.dispatch_closures import dispatch_closures
+from .passes.drop_chosen_placeholders import drop_chosen_placeholders
 from .passes.drop_imports import drop_imports
 from .passes.drop_flagged_takers import drop_flagged_takers
+from .passes.drop_last_buffers import drop_last_buffers
 from .passes.drop_made_flagged_results import drop_made_flagged_results
 from .passes.drop_replaced_buffers import drop_replaced_buffers
 from .passes.drop_type_declarations import drop_type_declarations
 from .passes.drop_uncalled_closures import drop_uncalled_closures
+from .passes.drop_unreturned_arguments import drop_unreturned_arguments
 from .passes.drop_unread_closure_parameters import drop_unread_closure_parameters
 from .passes.drop_void_results import drop_void_results
 from .passes.erase_contracts import erase_contracts
@@ -445,6 +448,9 @@ BACK_END = [
     insert_drops,
     drop_replaced_buffers,
     drop_made_flagged_results,
+    drop_unreturned_arguments,
+    drop_chosen_placeholders,
+    drop_last_buffers,
     drop_flagged_takers,
     explicate_calls,
     select_instructions,

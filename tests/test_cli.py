@@ -290,10 +290,13 @@ def test_list_passes_prints_the_back_end_between_the_front_end_and_the_spatial_l
         ["drop-unread-closure-parameters", "rewrite", "Lsplit", "Lsplit"],
         ["drop-uncalled-closures", "rewrite", "Lsplit", "Lsplit"]]
     drops = names.index("insert-drops")
-    assert rows[drops:drops + 5] == [
+    assert rows[drops:drops + 8] == [
         ["insert-drops", "rewrite", "Lcells", "Ldrops"],
         ["drop-replaced-buffers", "rewrite", "Ldrops", "Ldrops"],
         ["drop-made-flagged-results", "rewrite", "Ldrops", "Ldrops"],
+        ["drop-unreturned-arguments", "rewrite", "Ldrops", "Ldrops"],
+        ["drop-chosen-placeholders", "rewrite", "Ldrops", "Ldrops"],
+        ["drop-last-buffers", "rewrite", "Ldrops", "Ldrops"],
         ["drop-flagged-takers", "rewrite", "Ldrops", "Ldrops"],
         ["explicate-calls", "rewrite", "Ldrops", "Lcalls"]]
     assert rows[-1] == ["select-instructions", "rewrite", "Lcalls", "Lmlir"]

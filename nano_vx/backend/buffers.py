@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from ..nanopass.verify import descendants
+from ..nanopass.verify import child_nodes, descendants
 from ..scalars.block_scopes import successors
 from .machine_types import Ref, Tensor, vx_type
 
@@ -284,6 +284,87 @@ def borrowers(fn, owners, own: frozenset, kept: dict) -> dict:
             if not held <= out.get(to, frozenset()):
                 out[to], changed = out.get(to, frozenset()) | held, True
     return out
+
+
+def only_elements(node, name: str, rank: int) -> bool:
+    """Whether node names the tensor local `name` (of rank `rank`) only to read or write an
+    element of it or to ask its extents."""
+    if node._prod == "Local":
+        return node.name != name
+    if node._prod == "Borrow":
+        return not any(n._prod == "Local" and n.name == name for n in descendants(node))
+    if node._prod == "Extent" and node.tensor._prod == "Local":
+        return True
+    if node._prod == "Index":
+        base, index = node, []
+        while base._prod == "Index":
+            index.append(base.index)
+            base = base.base
+        if base._prod == "Local" and base.name == name:
+            return len(index) == rank and all(only_elements(i, name, rank) for i in index)
+    return all(only_elements(k, name, rank) for k in child_nodes(node))
+
+
+def kept_in_place(node, name: str, rank: int, keeping: frozenset) -> bool:
+    """Whether node names the tensor local `name` only by its elements and extents, or whole
+    as an argument of a call that cannot hand it on (`print(t)`; `keeping`: keeping_calls),
+    so that no other local holds its buffer after it."""
+    if only_elements(node, name, rank):
+        return True
+    if node._prod == "Borrow":  # a place in the buffer, which may outlive the statement
+        return False
+    if node._prod == "Call" and keeps_nothing(node, keeping):
+        return only_elements(node.callee, name, rank) and all(
+            a._prod == "Local" or kept_in_place(a, name, rank, keeping) for a in node.args)
+    if node._prod in ("Index", "Local"):
+        return False
+    return all(kept_in_place(k, name, rank, keeping) for k in child_nodes(node))
+
+
+def handed_parameters(fn, fresh: frozenset) -> frozenset | None:
+    """The indices of the tensor parameters fn may return whole, when every `return` of it
+    gives one, a tensor it made (`fresh`: fresh_results) or a local given only those (or
+    such a local: `let agg = p_b; let ret_a = agg; return ret_a;`), those locals and
+    parameters named otherwise only by their elements and extents; None otherwise."""
+    ranks = tensor_ranks(fn)
+    params = {p.name: k for k, p in enumerate(fn.params) if p.name in ranks}
+    returns = [b.exit for b in fn.blocks if b.exit._prod == "Return"]
+    if not returns or any(r.value is None for r in returns):
+        return None
+    defs = [s for b in fn.blocks for s in b.stmts if defines(s)]
+    returned = {r.value.name for r in returns if r.value._prod == "Local"} - set(params)
+    given: set = set()  # the parameters returned, or given a returned local
+    for r in returns:
+        if r.value._prod == "Local" and r.value.name in params:
+            given.add(r.value.name)
+        elif r.value._prod != "Local" and not makes_fresh(r.value, fresh):
+            return None
+    changed = True
+    while changed:
+        changed = False
+        for s in defs:
+            if not defines(s) & returned:
+                continue
+            if s._prod == "Assign" and s.op != "=":
+                return None
+            v = s.value
+            if v._prod == "Local" and v.name in params:
+                given.add(v.name)
+            elif v._prod == "Local" and v.name in ranks:
+                changed = changed or v.name not in returned
+                returned.add(v.name)
+            elif not makes_fresh(v, fresh):
+                return None
+    if not given:
+        return None
+    watched = given | returned
+    for b in fn.blocks:
+        for s in (*b.stmts, b.exit):
+            if s._prod == "Return" and s.value._prod == "Local" or defines(s) & returned:
+                continue  # its value is one checked above
+            if not all(only_elements(s, name, ranks[name]) for name in watched):
+                return None
+    return frozenset(params[name] for name in given)
 
 
 def tensor_ranks(fn) -> dict:

@@ -81,6 +81,7 @@ line("Goto", "target", "goto {target};")
 line("Branch", "cond then orelse", "branch {cond}, {then}, {orelse};")
 line("Stop", "code message", "stop {code}, {message};")
 line("Drop", "name", "drop {name};")
+line("DropApart", "name kept", "drop {name} apart from {kept};")
 # Lcalls' calls: `sqrt!(x)` of the runtime, `call f(x)` of the program, `call nesting f(x)`
 # of a function that calls others, `call k on(T)(x)` a launch.
 expr("Builtin", "name args", "{name}!({args})", prec=POSTFIX)

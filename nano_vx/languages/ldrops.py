@@ -1,4 +1,5 @@
-"""Ldrops: adds the statement `Drop`, the end of a local tensor's buffer."""
+"""Ldrops: adds the statements `Drop`, the end of a local tensor's buffer, and `DropApart`, the
+end of one unless another local holds it."""
 
 from __future__ import annotations
 
@@ -10,5 +11,9 @@ Ldrops = Lcells.extend(
     "Lcells with the point where each buffer a function owns is dead made a statement",
     add={"Stmt": [prod("Drop", "name: uname",
                        "the tensor the local holds is read no more: its buffer goes back to "
-                       "the runtime (a no-op for the interpreter)")]},
+                       "the runtime (a no-op for the interpreter)"),
+                  prod("DropApart", "name: uname, kept: uname",
+                       "the tensor the local holds is read no more unless it is the one `kept` "
+                       "holds: its buffer goes back to the runtime where their addresses "
+                       "differ (a no-op for the interpreter)")]},
 )

@@ -22,7 +22,7 @@ from .functions import run_body
 from .references import Pointer, Ref, as_ref, part_of, referent, with_part
 from .scope import Escape, Moved, frame_getter, moved_stop
 
-# Ldrops' one statement, Drop, runs here too; its other productions are the blocks' ILs'.
+# Ldrops' statements, Drop and DropApart, run here too; its others are the blocks' ILs'.
 STATEMENTS = Handlers("the interpreter's statements", (*INTERPRETED, Ldrops), "Stmt")
 # An assignment to a place other than a variable, by the place's production.
 _PLACES = Handlers("the interpreter's assignment targets", INTERPRETED, "Expr")
@@ -378,6 +378,11 @@ class StmtMixin(ExprMixin):
     def s_Drop(self, node, sc):
         """The end of a buffer native code gives back: the interpreter's tensors are
         Python's to collect."""
+        return lambda f: None
+
+    @STATEMENTS.on("DropApart")
+    def s_DropApart(self, node, sc):
+        """The end of a buffer native code gives back unless another local holds it."""
         return lambda f: None
 
     @STATEMENTS.on("WrittenCopy")

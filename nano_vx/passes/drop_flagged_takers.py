@@ -97,6 +97,8 @@ class _Takers:
                 if s._prod == "Drop" and s.name == x and not (
                         at + 1 < len(b.stmts) and x in defines(b.stmts[at + 1])):
                     return False
+                if s._prod == "DropApart" and x in (s.name, s.kept):
+                    return False  # a pass before it owns which of the two buffers goes
                 if x in defines(s):
                     if x in reads(s, {x: {x}}):
                         return False

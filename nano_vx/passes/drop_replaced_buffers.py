@@ -4,7 +4,7 @@ Same IL: a drop is nothing to the interpreter, so it runs the output as it ran t
 
 from __future__ import annotations
 
-from ..backend.buffers import fresh_results, makes_fresh
+from ..backend.buffers import fresh_results, makes_fresh, only_elements
 from ..backend.machine_types import Tensor, vx_type
 from ..languages.ldrops import Ldrops
 from ..nanopass import Pass
@@ -121,19 +121,4 @@ class _Replaced:
         return False
 
     def _elements(self, node) -> bool:
-        """Whether node names the variable only to read or write an element of it or to ask
-        its extents."""
-        if node._prod == "Local":
-            return node.name != self.name
-        if node._prod == "Borrow":
-            return not self._named(node)
-        if node._prod == "Extent" and node.tensor._prod == "Local":
-            return True
-        if node._prod == "Index":
-            base, index, depth = node, [], 0
-            while base._prod == "Index":
-                index.append(base.index)
-                base, depth = base.base, depth + 1
-            if base._prod == "Local" and base.name == self.name:
-                return depth == self.rank and all(self._elements(i) for i in index)
-        return all(self._elements(k) for k in child_nodes(node))
+        return only_elements(node, self.name, self.rank)

@@ -39,7 +39,8 @@ interpreter checks as it runs inside an expression is made explicit, each check 
 a block that calls the runtime's vx_stop with a stop site and never returns: a zero divisor
 and the minimum divided by -1 (E9001), an index outside its extent (E9003, after every index
 of the access is computed), a call nested too deep (E9006), no room for a tensor; a `Stop`
-exit is such a block. A `Drop` is a memref.dealloc, a NoAliasParam a NoAlias argument.
+exit is such a block. A `Drop` is a memref.dealloc (a `DropApart` one where two buffers'
+addresses differ), a NoAliasParam a NoAlias argument.
 `&&` and `||` branch when their right side could stop or has effects, else they are
 arith.andi/ori (backend/short_circuit.py). Tensors are backend/tensor_ops.py's, calls
 backend/call_ops.py's (`print` calls vx_print with a print site saying how to read the
@@ -179,6 +180,23 @@ def _drop(run, node):
     b = run.state.b
     ssa, t = read_local(b, node.name)  # a cell's tensor is the one it holds now
     b.emit("Dealloc", ssa, t.mtype)
+
+
+@lowering.on("DropApart")
+def _drop_apart(run, node):
+    """A dealloc only where the two buffers' aligned pointers differ: a call that may hand
+    back the buffer it was given decides which as the program runs."""
+    b = run.state.b
+    ssa, t = read_local(b, node.name)
+    kept, k = read_local(b, node.kept)
+    apart = b.op("Compare", "cmpi", "ne", b.op("Pointer", ssa, t.mtype),
+                 b.op("Pointer", kept, k.mtype), "index")
+    free, cont = b.new_block(), b.new_block()
+    b.end("CondBr", apart, free.label, (), cont.label, ())
+    b.enter(free)
+    b.emit("Dealloc", ssa, t.mtype)
+    b.end("Br", cont.label, ())
+    b.enter(cont)
 
 
 @lowering.on("Assume")

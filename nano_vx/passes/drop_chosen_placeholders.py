@@ -1,0 +1,189 @@
+"""drop-chosen-placeholders: Ldrops -> Ldrops.
+
+Same IL: a drop is nothing to the interpreter, so it runs the output as it ran the input."""
+
+from __future__ import annotations
+
+from ..backend.buffers import (fresh_results, keeping_calls, kept_in_place, live_in, makes_fresh,
+                               only_elements, tensor_ranks)
+from ..languages.ldrops import Ldrops
+from ..nanopass import Pass, descendants
+from ..scalars.block_scopes import immediate_dominators, successors
+
+drop_chosen_placeholders = Pass("drop-chosen-placeholders", Ldrops, Ldrops, """
+Drop the new tensor an arm of an `if` choosing an enum gives a part of a variant it does not
+hold, where another arm gives that part another local's tensor, after the part's last read,
+unless the part holds that local's buffer.
+
+`let b = if c { Buf::Full(t) } else { Buf::Empty };` is, once scalarize-aggregates is done,
+`let mut b_Full_0 = T::new();` and an arm each, `b_Full_0 = t;` (through a `let` of t) and
+`let agg#3 = T::new(); b_Full_0 = agg#3;`: the part's variable holds t's buffer, which t
+owns, or a buffer nobody owns, and which the variant says as the program runs, so
+insert-drops drops none of its buffers (drop-replaced-buffers drops the start the arms
+replace) and a loop choosing the enum kept one buffer a turn where it chose another variant.
+After the statement that reads the part last, `drop b_Full_0 apart from t;` (Ldrops'
+`DropApart`) gives the part's buffer back where its address differs from t's.
+
+For a variable whose `let` gives it a fresh tensor and whose every assignment gives it a
+fresh tensor, a local bound once to one and named nowhere else (nor dropped), or the one
+local (not a variable) whose buffer it may hold, bound where every way to its reads passes;
+drops only just before an assignment of it; read only in one block, by its elements, its
+extents or as an argument of a call that cannot hand it on (`first(b_tag, b_Full_0)`), and
+not live after that block.
+""")
+
+Drop, DropApart = Ldrops["Drop"], Ldrops["DropApart"]
+
+
+@drop_chosen_placeholders.on("Program")
+def _program(run, node):
+    fresh, keeping = fresh_results(node), keeping_calls(node)
+    return node.replace(items=tuple(_fn(i, fresh, keeping) if i._prod == "Fn" else i
+                                    for i in node.items))
+
+
+def _fn(fn, fresh: frozenset, keeping: frozenset):
+    ranks = tensor_ranks(fn)
+    lets: dict = {}  # a local -> [(its block's label, its index there, its let)]
+    for b in fn.blocks:
+        for k, s in enumerate(b.stmts):
+            if s._prod == "Let":
+                lets.setdefault(s.name, []).append((b.label, k, s))
+    found: dict = {}  # a block's label -> [(after the statement at this index, the drop)]
+    idom = None
+    for name in fn.cells:
+        if name not in ranks or len(lets.get(name, ())) != 1:
+            continue
+        held = _held(fn, name, lets, fresh)
+        if held is None:
+            continue
+        at = _read_once(fn, name, ranks[name], keeping)
+        if at is None:
+            continue
+        label, index = at
+        idom = idom if idom is not None else immediate_dominators(fn.blocks)
+        if not held:  # every buffer it may hold was made for it
+            found.setdefault(label, []).append((index, Drop(name)))
+        elif _dominates(lets[held][0], (label, index), idom):
+            found.setdefault(label, []).append((index, DropApart(name, held)))
+    if not found:
+        return fn
+    blocks = []
+    for b in fn.blocks:
+        stmts = list(b.stmts)
+        for index, drop in sorted(found.get(b.label, ()), key=lambda d: -d[0]):
+            stmts.insert(index + 1, drop.replace(span=stmts[index].span))
+        blocks.append(b.replace(stmts=tuple(stmts)))
+    return fn.replace(blocks=tuple(blocks))
+
+
+def _held(fn, name: str, lets: dict, fresh: frozenset) -> str | None:
+    """The one other local whose buffer the variable may hold, when every buffer it holds
+    is that one's or one made for it alone ("" when it holds only those)."""
+    if not makes_fresh(lets[name][0][2].value, fresh):
+        return None
+    others: set = set()
+    for b in fn.blocks:
+        for k, s in enumerate(b.stmts):
+            if s._prod == "DropApart" and name in (s.name, s.kept):
+                return None
+            if s._prod == "Drop" and s.name == name:
+                after = b.stmts[k + 1] if k + 1 < len(b.stmts) else None
+                if after is None or _assigned(after) != name:
+                    return None
+            if _assigned(s) != name:
+                continue
+            if s.op != "=":
+                return None
+            v = s.value
+            if v._prod != "Local":
+                if not makes_fresh(v, fresh):
+                    return None
+            elif _placeholder(fn, v.name, lets, fresh):
+                continue
+            else:
+                others.add(_root(v.name, lets, fn))
+    if not others:
+        return ""
+    if len(others) != 1:
+        return None
+    (other,) = others
+    return other if other in lets and other not in fn.cells and len(lets[other]) == 1 \
+        else None
+
+
+def _assigned(s) -> str | None:
+    return s.target.name if s._prod == "Assign" and s.target._prod == "Local" else None
+
+
+def _placeholder(fn, local: str, lets: dict, fresh: frozenset) -> bool:
+    """A local bound once, not a variable, to a fresh tensor or to such a local (`let agg#1 =
+    u;` of a `let u` in the arm), named otherwise only by its elements and extents and
+    where it is given on (once), and never dropped."""
+    if len(lets.get(local, ())) != 1 or local in fn.cells:
+        return False
+    rank = tensor_ranks(fn).get(local)
+    on = []
+    for b in fn.blocks:
+        for s in (*b.stmts, b.exit):
+            if s._prod in ("Drop", "DropApart") and local in (s.name, getattr(s, "kept", None)):
+                return False
+            if rank is None or not only_elements(s, local, rank):
+                if not any(n._prod == "Local" and n.name == local for n in descendants(s)):
+                    continue
+                on.append(s)
+    if len(on) != 1 or on[0]._prod not in ("Assign", "Let") or on[0].value._prod != "Local":
+        return False
+    value = lets[local][0][2].value
+    return makes_fresh(value, fresh) or value._prod == "Local" and _placeholder(
+        fn, value.name, lets, fresh)
+
+
+def _root(local: str, lets: dict, fn) -> str:
+    """The local a chain of `let`s moving a tensor (`let agg#1 = t;`) starts at."""
+    seen = set()
+    while local in lets and len(lets[local]) == 1 and local not in fn.cells \
+            and lets[local][0][2].value._prod == "Local" and local not in seen:
+        seen.add(local)
+        local = lets[local][0][2].value.name
+    return local
+
+
+def _read_once(fn, name: str, rank: int, keeping: frozenset) -> tuple | None:
+    """(the block, the index of the statement reading the variable last) where one block
+    alone reads it, only in place, and it is dead after that block."""
+    at = None
+    for b in fn.blocks:
+        for k, s in enumerate(b.stmts):
+            if _assigned(s) == name or s._prod in ("Drop", "Let") and s.name == name:
+                continue
+            if any(n._prod == "Local" and n.name == name for n in descendants(s)):
+                if not kept_in_place(s, name, rank, keeping) or \
+                        at is not None and at[0] != b.label:
+                    return None
+                at = (b.label, k)
+        if any(n._prod == "Local" and n.name == name for n in descendants(b.exit)):
+            return None
+    if at is None:
+        return None
+    block = next(b for b in fn.blocks if b.label == at[0])
+    live = live_in(fn, {name: {name}})
+    if any(name in live.get(t, ()) for t in successors(block)):
+        return None
+    if any(_assigned(s) == name or s._prod == "Let" and s.name == name
+           for s in block.stmts[:at[1]]):
+        return None
+    return at
+
+
+def _dominates(let_at: tuple, read_at: tuple, idom: dict) -> bool:
+    """Whether the `let` at (block, index) is passed on every way to (block, index)."""
+    label, index, _ = let_at
+    if label == read_at[0]:
+        return index < read_at[1]
+    at = read_at[0]
+    while at in idom:
+        at = idom[at]
+        if at == label:
+            return True
+    return False
