@@ -77,7 +77,8 @@ class _Takers:
         takers = sorted(x for x in set(self.fn.cells) & set(self.ranks) if self._taker(x))
         fn = self.fn
         for x in takers:
-            fn = self._flagged(fn, x, self._fresh_name(f"{x}_owns"))
+            # `t#1` gives `t_1_owns#0`: a local's name has one `#`, before its number
+            fn = self._flagged(fn, x, self._fresh_name(f"{x.replace('#', '_')}_owns"))
         return fn
 
     def _fresh_name(self, base: str) -> str:
