@@ -131,9 +131,10 @@ NOT_LOWERED = {
     # be that tensor).
     "tests/passes/cases/copy_out_tensors/e5010_maybe_lent_or_made_by_a_call.vx",
     # A string a call computes, printed in the value of an assignment to an element of a
-    # tensor the value reads: bind-printed-strings and number-texts leave the program's strings as they are.
+    # tensor the value reads, at a variable's index: bind-printed-strings and number-texts
+    # leave the program's strings as they are.
     "tests/passes/cases/bind_printed_strings/"
-    "e5010_printed_in_an_assignment_to_an_element_its_value_reads.vx",
+    "e5010_printed_in_an_assignment_to_an_element_its_value_reads_at_a_variable_index.vx",
     # A `let mut` reference chosen at run time between places of a narrow type and of its
     # value type, then assigned in a loop: the place it names on a turn depends on the turns
     # before it.
