@@ -64,11 +64,11 @@ NOT_LOWERED = {
     # A `&mut` to a struct holding a tensor that two `if`s make to refer to another, the
     # tensor assigned whole through it (native code assigns no whole tensor through a
     # reference); one a function returns from a `return` in its statements on a condition
-    # that may stop (neither computed again per part nor written at the call).
+    # after a statement (neither computed again per part nor written at the call).
     "tests/passes/cases/scalarize_aggregates/"
     "e5010_tensor_assigned_whole_through_a_reference_made_to_refer_elsewhere_in_two_ifs.vx",
     "tests/passes/cases/scalarize_aggregates/"
-    "e5010_mut_reference_returned_early_on_a_condition_that_may_stop.vx",
+    "e5010_mut_reference_returned_early_on_a_condition_after_a_statement.vx",
     # A constant holding an aggregate holding two tensors a call makes (the function
     # computing it returns one tensor): inline-aggregate-constants refuses it.
     "tests/passes/cases/inline_aggregate_constants/e5010_holding_two_tensors_a_call_makes.vx",
