@@ -61,12 +61,12 @@ NOT_LOWERED = {
     # which the other would see).
     "tests/passes/cases/scalarize_aggregates/"
     "e5010_two_tensor_parts_assigned_and_both_held_one_lent_on.vx",
-    # A `&mut` to a struct holding a tensor that two `if`s make to refer to another, the
+    # A `&mut` to a struct holding a tensor that five `if`s make to refer to another, the
     # tensor assigned whole through it (native code assigns no whole tensor through a
     # reference); one a function returns from a `return` in its statements on a condition
     # after a statement (neither computed again per part nor written at the call).
     "tests/passes/cases/scalarize_aggregates/"
-    "e5010_tensor_assigned_whole_through_a_reference_made_to_refer_elsewhere_in_two_ifs.vx",
+    "e5010_tensor_assigned_whole_through_a_reference_made_to_refer_elsewhere_in_five_ifs.vx",
     "tests/passes/cases/scalarize_aggregates/"
     "e5010_mut_reference_returned_early_on_a_condition_after_a_statement.vx",
     # A constant holding an aggregate holding two tensors a call makes (the function

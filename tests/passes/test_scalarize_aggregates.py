@@ -193,12 +193,11 @@ def test_a_tensor_holders_mut_local_refers_to_the_variable_holding_the_buffer():
 
 
 def test_a_tensor_assigned_whole_through_a_mut_local_is_split_and_then_refused():
-    # Made to refer elsewhere in an `if` and again in a second `if` (copy-rest-into-repointing-
-    # arms writes the rest into the first's arms only), scalarize-aggregates lowers it to an
-    # assignment through the tensor part's `&mut`, which native code does not lower
-    # (check-native-subset).
+    # Made to refer elsewhere in five `if`s (copy-rest-into-repointing-arms writes at most
+    # four), scalarize-aggregates lowers it to an assignment through the tensor part's `&mut`,
+    # which native code does not lower (check-native-subset).
     case = CASES / ("e5010_tensor_assigned_whole_through_a_reference_made_to_refer_elsewhere"
-                    "_in_two_ifs.vx")
+                    "_in_five_ifs.vx")
     ran = run_front(case, scalarize_aggregates)
     assert not ran.diagnostics.items, ran.diagnostics.render()
     assert "*r_cells = " in to_text(ran.after)
