@@ -46,6 +46,7 @@ from .passes.check_unsafe import check_unsafe
 from .passes.check_struct_arguments import check_struct_arguments
 from .passes.check_struct_instances import check_struct_instances
 from .passes.check_vector_types import check_vector_types
+from .passes.choose_call_arguments import choose_call_arguments
 from .passes.collapse_reference_chains import collapse_reference_chains
 from .passes.compute_wide_extents import compute_wide_extents
 from .passes.decide_placement_queries import decide_placement_queries
@@ -387,6 +388,7 @@ BACK_END = [
     return_chosen_rows,
     index_chosen_rows,
     name_row_temporaries,
+    choose_call_arguments,
     assign_chosen_tensors,
     bind_chosen_row_arguments,
     split_chosen_tensor_references,

@@ -248,10 +248,11 @@ def test_list_passes_prints_the_back_end_between_the_front_end_and_the_spatial_l
         ["move-printing-loop-conditions", "rewrite", "Lsplit", "Lsplit"],
         ["bind-printed-strings", "rewrite", "Lsplit", "Lsplit"],
         ["number-texts", "rewrite", "Lsplit", "Lsplit"]]
-    assert rows[names.index("assign-chosen-tensors") - 3:names.index("assign-chosen-tensors") + 3] \
+    assert rows[names.index("assign-chosen-tensors") - 4:names.index("assign-chosen-tensors") + 3] \
         == [["return-chosen-rows", "rewrite", "Lsplit", "Lsplit"],
             ["index-chosen-rows", "rewrite", "Lsplit", "Lsplit"],
             ["name-row-temporaries", "rewrite", "Lsplit", "Lsplit"],
+            ["choose-call-arguments", "rewrite", "Lsplit", "Lsplit"],
             ["assign-chosen-tensors", "rewrite", "Lsplit", "Lsplit"],
             ["bind-chosen-row-arguments", "rewrite", "Lsplit", "Lsplit"],
             ["split-chosen-tensor-references", "rewrite", "Lsplit", "Lsplit"]]

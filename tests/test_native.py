@@ -140,9 +140,10 @@ NOT_LOWERED = {
     # before it.
     "tests/passes/cases/copy_rest_into_assigning_arms/e5010_assigned_in_a_loop.vx",
     # Five references to tensors an `if` chooses between calls' results borrowing only
-    # variables the function assigns: each would write the rest of its block once per arm.
+    # variables the function assigns, given different literals (choose-call-arguments
+    # chooses only borrows): each would write the rest of its block once per arm.
     "tests/passes/cases/split_chosen_tensor_references/"
-    "e5010_five_references_chosen_between_calls_in_one_function.vx",
+    "e5010_five_references_chosen_between_calls_given_other_literals.vx",
     # Extent arithmetic that might leave i128 (`j * j + 1` of an i64 j, beside a 2): the
     # interpreter's is unbounded.
     "tests/passes/cases/compute_wide_extents/e5010_extent_that_might_leave_i128.vx",
