@@ -192,6 +192,7 @@ from .passes.split_choice_statements import split_choice_statements
 from .passes.split_closure_results import split_closure_results
 from .passes.split_kernel_aggregates import split_kernel_aggregates
 from .passes.split_pure_aggregate_results import split_pure_aggregate_results
+from .passes.split_result_statements import split_result_statements
 from .passes.split_repointed_references import split_repointed_references
 from .passes.split_returned_references import split_returned_references
 from .passes.split_sizing_calls import split_sizing_calls
@@ -360,6 +361,7 @@ BACK_END = [
     cast_returned_generic_fields,
     return_assigned_tensor_fields,
     copy_held_tensor_fields,
+    split_result_statements,
     split_pure_aggregate_results,
     scalarize_aggregates,
     write_out_kernel_values,
