@@ -175,7 +175,7 @@ def test_a_buffer_a_function_without_a_result_assigns_whole_is_the_callers_field
 
 
 @pytest.mark.parametrize("case, says", [
-    ("e5010_two_tensor_parts_assigned_and_both_held_one_lent_on",
+    ("e5010_two_tensor_parts_assigned_and_both_held_one_lent_mutably",
      "a tensor part of a `&mut` aggregate assigned whole, whose buffer another may hold"),
 ])
 def test_a_reference_not_lowered_is_refused_then_repaired(case, says):
