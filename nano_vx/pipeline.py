@@ -46,6 +46,7 @@ from .passes.check_unsafe import check_unsafe
 from .passes.check_struct_arguments import check_struct_arguments
 from .passes.check_struct_instances import check_struct_instances
 from .passes.check_vector_types import check_vector_types
+from .passes.choose_call_arguments import choose_call_arguments
 from .passes.collapse_reference_chains import collapse_reference_chains
 from .passes.compute_wide_extents import compute_wide_extents
 from .passes.decide_placement_queries import decide_placement_queries
@@ -201,6 +202,7 @@ from .passes.split_choice_statements import split_choice_statements
 from .passes.split_closure_results import split_closure_results
 from .passes.split_kernel_aggregates import split_kernel_aggregates
 from .passes.split_pure_aggregate_results import split_pure_aggregate_results
+from .passes.split_result_statements import split_result_statements
 from .passes.split_repointed_references import split_repointed_references
 from .passes.split_returned_references import split_returned_references
 from .passes.split_sizing_calls import split_sizing_calls
@@ -372,6 +374,7 @@ BACK_END = [
     cast_returned_generic_fields,
     return_assigned_tensor_fields,
     copy_held_tensor_fields,
+    split_result_statements,
     split_pure_aggregate_results,
     scalarize_aggregates,
     write_out_kernel_values,
@@ -401,6 +404,7 @@ BACK_END = [
     return_chosen_rows,
     index_chosen_rows,
     name_row_temporaries,
+    choose_call_arguments,
     assign_chosen_tensors,
     bind_chosen_row_arguments,
     split_chosen_tensor_references,

@@ -186,13 +186,14 @@ def test_list_passes_prints_the_back_end_between_the_front_end_and_the_spatial_l
         ["copy-read-kernel-aggregates", "rewrite", "Lmatched", "Lmatched"],
         ["split-kernel-aggregates", "rewrite", "Lmatched", "Lmatched"]]
     split = names.index("split-kernel-aggregates")
-    assert rows[split:split + 15] == [
+    assert rows[split:split + 16] == [
         ["split-kernel-aggregates", "rewrite", "Lmatched", "Lmatched"],
         ["check-aggregate-function-values", "analysis", "Lmatched", "Lmatched"],
         ["cast-printed-literals", "rewrite", "Lmatched", "Lmatched"],
         ["cast-returned-generic-fields", "rewrite", "Lmatched", "Lmatched"],
         ["return-assigned-tensor-fields", "rewrite", "Lmatched", "Lmatched"],
         ["copy-held-tensor-fields", "rewrite", "Lmatched", "Lmatched"],
+        ["split-result-statements", "rewrite", "Lmatched", "Lmatched"],
         ["split-pure-aggregate-results", "rewrite", "Lmatched", "Lmatched"],
         ["scalarize-aggregates", "rewrite", "Lmatched", "Lparted"],
         ["write-out-kernel-values", "rewrite", "Lparted", "Lparted"],
@@ -256,10 +257,11 @@ def test_list_passes_prints_the_back_end_between_the_front_end_and_the_spatial_l
         ["move-printing-loop-conditions", "rewrite", "Lsplit", "Lsplit"],
         ["bind-printed-strings", "rewrite", "Lsplit", "Lsplit"],
         ["number-texts", "rewrite", "Lsplit", "Lsplit"]]
-    assert rows[names.index("assign-chosen-tensors") - 3:names.index("assign-chosen-tensors") + 3] \
+    assert rows[names.index("assign-chosen-tensors") - 4:names.index("assign-chosen-tensors") + 3] \
         == [["return-chosen-rows", "rewrite", "Lsplit", "Lsplit"],
             ["index-chosen-rows", "rewrite", "Lsplit", "Lsplit"],
             ["name-row-temporaries", "rewrite", "Lsplit", "Lsplit"],
+            ["choose-call-arguments", "rewrite", "Lsplit", "Lsplit"],
             ["assign-chosen-tensors", "rewrite", "Lsplit", "Lsplit"],
             ["bind-chosen-row-arguments", "rewrite", "Lsplit", "Lsplit"],
             ["split-chosen-tensor-references", "rewrite", "Lsplit", "Lsplit"]]

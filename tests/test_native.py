@@ -60,18 +60,18 @@ NOT_LOWERED = {
     "tests/passes/cases/scalarize_aggregates/e5010_unwritten_arguments_holding_ever_deeper_"
     "aggregates.vx",
     # Two tensors of a struct assigned whole through a `&mut` to the struct, each one's
-    # buffer held by another local too, one lent on (native code copies into the buffer,
-    # which the other would see).
+    # buffer held by another local too, one lent `&mut` on (native code copies into the
+    # buffer, which the other would see).
     "tests/passes/cases/scalarize_aggregates/"
-    "e5010_two_tensor_parts_assigned_and_both_held_one_lent_on.vx",
-    # A `&mut` to a struct holding a tensor that two `if`s make to refer to another, the
+    "e5010_two_tensor_parts_assigned_and_both_held_one_lent_mutably.vx",
+    # A `&mut` to a struct holding a tensor that five `if`s make to refer to another, the
     # tensor assigned whole through it (native code assigns no whole tensor through a
     # reference); one a function returns from a `return` in its statements on a condition
-    # that may stop (neither computed again per part nor written at the call).
+    # after a statement (neither computed again per part nor written at the call).
     "tests/passes/cases/scalarize_aggregates/"
-    "e5010_tensor_assigned_whole_through_a_reference_made_to_refer_elsewhere_in_two_ifs.vx",
+    "e5010_tensor_assigned_whole_through_a_reference_made_to_refer_elsewhere_in_five_ifs.vx",
     "tests/passes/cases/scalarize_aggregates/"
-    "e5010_mut_reference_returned_early_on_a_condition_that_may_stop.vx",
+    "e5010_mut_reference_returned_early_on_a_condition_after_a_statement.vx",
     # A constant holding an aggregate holding two tensors, one another constant holds, one
     # made by ::uninit() or rows of one tensor (the function computing it returns one tensor
     # and would copy the other): inline-aggregate-constants refuses it.
@@ -134,17 +134,19 @@ NOT_LOWERED = {
     # be that tensor).
     "tests/passes/cases/copy_out_tensors/e5010_maybe_lent_or_made_by_a_call.vx",
     # A string a call computes, printed in the value of an assignment to an element of a
-    # tensor the value reads: bind-printed-strings and number-texts leave the program's strings as they are.
+    # tensor the value reads, at a variable's index: bind-printed-strings and number-texts
+    # leave the program's strings as they are.
     "tests/passes/cases/bind_printed_strings/"
-    "e5010_printed_in_an_assignment_to_an_element_its_value_reads.vx",
+    "e5010_printed_in_an_assignment_to_an_element_its_value_reads_at_a_variable_index.vx",
     # A `let mut` reference chosen at run time between places of a narrow type and of its
     # value type, assigned in a loop whose condition reads through it: only statements are
     # written once per storage.
     "tests/passes/cases/flag_chosen_storages/e5010_read_in_a_loops_condition.vx",
     # Five references to tensors an `if` chooses between calls' results borrowing only
-    # variables the function assigns: each would write the rest of its block once per arm.
+    # variables the function assigns, given different literals (choose-call-arguments
+    # chooses only borrows): each would write the rest of its block once per arm.
     "tests/passes/cases/split_chosen_tensor_references/"
-    "e5010_five_references_chosen_between_calls_in_one_function.vx",
+    "e5010_five_references_chosen_between_calls_given_other_literals.vx",
     # Extent arithmetic that might leave i128 (`j * j + 1` of an i64 j, beside a 2): the
     # interpreter's is unbounded.
     "tests/passes/cases/compute_wide_extents/e5010_extent_that_might_leave_i128.vx",
@@ -167,10 +169,11 @@ NOT_LOWERED = {
     "tests/passes/cases/split_closure_aggregates/"
     "e5010_enum_parameter_carrying_a_tensor_bound_to_a_mut_assigned_in_a_loop.vx",
     # A function returning an aggregate holding a tensor of `?` extents beside its result,
-    # which prints: no tensor of extents its type says for its out-parameter to start from,
-    # and a function per part would print twice.
+    # which prints a local its literal reads: no tensor of extents its type says for its
+    # out-parameter to start from, a function per part would print twice, and its
+    # statements cannot run apart from the literal.
     "tests/passes/cases/scalarize_aggregates/"
-    "e5010_two_tensors_of_unknown_extents_returned_by_a_function_printing.vx",
+    "e5010_two_tensors_of_unknown_extents_returned_by_a_function_printing_a_local_they_read.vx",
     # A query of a closure call's result, a tensor it makes, compared with an option: no
     # declared type nor `transfer` says where it is, which would decide it (check-native-subset).
     "tests/passes/cases/flag_assigned_placement_queries/"

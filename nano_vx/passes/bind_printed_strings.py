@@ -11,7 +11,8 @@ from ..languages.lsplit import Lsplit as L
 from ..nanopass import Pass
 from ..scalars.aggregates import Names
 from ..scalars.printed_strings import (OPERAND, SLOTS, computed_string, operands, parts,
-                                       print_call, reached, slot, string_types)
+                                       print_call, quiet_element, reached, slot,
+                                       string_types)
 
 
 @dataclass
@@ -39,6 +40,9 @@ print(text))`. So does the value of an assignment to an element of a tensor loca
 other than by `::uninit()` that nothing the value calls could change nor the value names,
 which the interpreter locates (its indices computed and checked) before the value: `t[i] =
 g(print(pick(i)))` is `let place = &mut t[i]; let text = pick(i); *place =
+g(print(text))`; one at literal indices within the extents its constructor writes cannot
+stop there, and is assigned as written, the value then free to read the tensor: `t[1] =
+t[0] + g(print(pick(0)))` is `let arg = t[0]; let text = pick(0); t[1] = arg +
 g(print(text))`. A pass of its own: number-texts numbers strings and chooses a printed
 one's text, which needs what it chooses by to be computed once; this pass orders what is
 computed. It binds where number-texts numbers the program's strings, which is the whole
@@ -76,7 +80,8 @@ def _block(run, block):
             stmts.append(run.walk(s))
             continue
         located = {"target": _located(run, run.walk(s.target), s.span, stmts)} \
-            if s._prod == "Assign" and s.target._prod == "Index" else {}
+            if s._prod == "Assign" and s.target._prod == "Index" and \
+            not quiet_element(s.target, run.state.fn) else {}
         printed = _ordered(run, value, stmts)
         rest = {f: getattr(s, f) and run.walk(getattr(s, f)) for f in SLOTS[s._prod][1]
                 if f not in located}

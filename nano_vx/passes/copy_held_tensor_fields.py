@@ -32,8 +32,9 @@ local is read only by its elements.
 lends, which the `let` would hold too (return-assigned-tensor-fields gives back one field so
 held, the one a `let` holds, but no two). It is for a parameter used only by its fields,
 whose field of static extents the function reads whole only by that `let` (and assigns
-whole), the local read only by elements or printed: where the function does not assign the
-field anew, the local's elements are the field's, and nothing writes either.
+whole), the local read only by elements, printed, or lent `&` to a function (which reads
+the copy's elements as it would the tensor's): where the function does not assign the field
+anew, the local's elements are the field's, and nothing writes either.
 """, state=State)
 
 
@@ -77,7 +78,9 @@ def _held(fn, structs: dict) -> dict:
     whole = {key for key, gets in reads.items() if any(id(g) in assigned for g in gets)}
     elements = {id(n.base) for n in nodes if n._prod == "Index"} | \
         {id(a) for n in nodes if n._prod == "Call" and n.callee._prod == "Global" and
-         n.callee.name == "print" for a in n.args}
+         n.callee.name == "print" for a in n.args} | \
+        {id(a.value) for n in nodes if n._prod == "Call" and n.callee._prod == "Global"
+         for a in n.args if a._prod == "Borrow" and not a.mutable}
     # An element written would be the field's where the function does not assign it anew.
     elements -= {id(_root(n.target)) for n in nodes if n._prod == "Assign"}
     copied = {}

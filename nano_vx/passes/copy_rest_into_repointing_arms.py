@@ -36,11 +36,14 @@ through which native code assigns no whole tensor. It is for a reference bound t
 split-repointed-references asks), that assignments of borrows make to refer elsewhere: the
 first a statement of an arm of an `if` statement of the `let`'s block none of whose arms
 leaves (`return`, `break`, `continue`), the others statements of that block after the `if`
-(`r = &mut a;`, a `let` of its own in each arm's copy), the reference not lent nor read by a
-closure; the second arm's copy of the rest binds its locals under names of its own, and
-where the block has a value the `if` becomes it. A function with more than
-four such `if`s is left as it is (each writes the rest of its block twice), for
-scalarize-aggregates to refuse.
+(`r = &mut a;`, a `let` of its own in each arm's copy) or of an arm of a later such `if`
+statement of it, the reference not lent nor read by a closure; the second arm's copy of the
+rest binds its locals under names of its own, and where the block has a value the `if`
+becomes it. A later `if` is written so again in each copy, until none is left: its
+assignment's `let` is a `let mut`, and an arm whose first assignment is in it borrows again,
+as a `let mut` of its own, the variable or field the `let` borrowed, which the reference
+still names there (each borrow of the reference names one, no index, no `*`). A function with more than four such `if`s is left
+as it is (each writes the rest of its block twice), for scalarize-aggregates to refuse.
 """, state=State)
 
 # Each `if` written so writes the rest of its block twice: a function with more is left as
@@ -60,17 +63,25 @@ def _program(run, program):
 def _fn(run, fn):
     st = run.state
     st.moved = _moved(fn, st.shapes)
-    if not 0 < len(st.moved) <= MOST:
+    if not 0 < sum(n for _, n in st.moved.values()) <= MOST:
         return fn
-    st.names = Names(fn)
-    return run.rebuild(fn)
+    # An assignment in an arm of a later `if` is, in each arm's copy of the rest, one in an
+    # `if` of the block of that arm's `let`: written again, until none is left.
+    while st.moved:
+        st.names = Names(fn)
+        fn = run.rebuild(fn)
+        st.moved = _moved(fn, st.shapes)
+    return fn
 
 
 def _moved(fn, shapes: Shapes) -> dict:
     """Each `if` statement to write, by id, and the `let` of the reference one of its arms
-    assigns: a `let mut` of fn's reference to an aggregate holding a tensor that may be
-    assigned whole through it, bound to a borrow, whose only assignment, of a borrow, is a
-    statement of an arm of an `if` statement of the `let`'s block."""
+    assigns, with the number of `if`s writing it takes: a `let mut` of fn's reference to an
+    aggregate holding a tensor that may be assigned whole through it, bound to a borrow,
+    whose first assignment, of a borrow, is a statement of an arm of an `if` statement of
+    the `let`'s block, the others statements of that block after it or of an arm of an `if`
+    statement of it (then each borrow names a variable or its fields, which a `let` in an arm
+    not assigning the reference borrows again)."""
     lets, ifs, parents = {}, {}, parents_of(fn)
     for block in (n for n in descendants(fn.body) if n._prod == "Block"):
         for s in block.stmts:
@@ -96,12 +107,24 @@ def _moved(fn, shapes: Shapes) -> dict:
         # Those after the arm's, statements of the block after the `if`, each become a `let`
         # in each arm's copy of the rest.
         later = block.stmts[block.stmts.index(s) + 1:] if at is block else ()
+        armed = {id(t): t for t in later if t._prod == "If" and not t.comptime and
+                 not any(n._prod in _LEAVING for n in descendants(t))}
+        nested = {id(a) for a in found[1:] if id(a) in ifs and id(ifs[id(a)][0]) in armed}
+        later_ifs = {id(ifs[i][0]) for i in nested}
         if all(a.op == "=" and a.value._prod == "Borrow" for a in found) and \
-                all(any(a is t for t in later) for a in found[1:]) and \
+                all(any(a is t for t in later) or id(a) in nested for a in found[1:]) and \
+                (not nested or all(_place(b.value.value) for b in (let, *found))) and \
                 at is block and name not in kept and id(s) not in moved and \
                 not any(n._prod in _LEAVING for n in descendants(s)):
-            moved[id(s)] = let
+            moved[id(s)] = let, 1 + len(later_ifs)
     return moved
+
+
+def _place(e) -> bool:
+    """Whether e names a variable or a field of one, which a borrow names again alike."""
+    while e._prod in ("FieldGet", "TupleGet"):
+        e = e.base
+    return e._prod == "Local"
 
 
 def _borrow(ty) -> bool:
@@ -115,7 +138,7 @@ def _block(run, block):
     at = next((i for i, s in enumerate(block.stmts) if id(s) in st.moved), None)
     if at is None:
         return run.rebuild(block)
-    s, let = block.stmts[at], st.moved[id(block.stmts[at])]
+    s, let = block.stmts[at], st.moved[id(block.stmts[at])][0]
     rest = L["Block"](block.stmts[at + 1:], block.value, span=s.span)
     copy = fresh_copy(rest, {old: st.names.fresh(old.split("#")[0])
                              for old in bound_locals(rest)})
@@ -130,16 +153,35 @@ def _block(run, block):
 
 def _arm(st, arm, rest, let):
     """The arm followed by `rest`, each assignment of one of its statements to the reference
-    of `let` a `let` of a local of its own, which what follows it reads."""
+    of `let` a `let` of a local of its own, which what follows it reads (a `let mut` where
+    an `if` after it assigns it; an arm where such an `if` assigns it first borrows again
+    what `let` borrowed, as a `let mut` of its own)."""
     arm = arm.replace(stmts=arm.stmts + rest.stmts, value=rest.value)
     name = let.name
-    while (at := next((i for i, s in enumerate(arm.stmts) if s._prod == "Assign" and
-                       s.target._prod == "Local" and s.target.name == name), None)) is not None:
+    if _assigned_first_in_an_if(arm.stmts, name):
+        name = st.names.fresh(let.name.split("#")[0])
+        again = L["Let"](name, True, let.type, fresh_copy(let.value), span=let.span)
+        arm = fresh_copy(arm, {let.name: name})
+        arm = arm.replace(stmts=(again, *arm.stmts))
+    while (at := next((i for i, s in enumerate(arm.stmts) if _assigns(s, name)),
+                      None)) is not None:
         assign, name = arm.stmts[at], st.names.fresh(let.name.split("#")[0])
         # A type inference chose is marked by its `let`'s span (`~T`): this one's too.
         ty = let.type.replace(span=assign.span) if let.type.span == let.span else let.type
         after = L["Block"](arm.stmts[at + 1:], arm.value, span=arm.span)
         after = fresh_copy(after, {assign.target.name: name})
-        bound = L["Let"](name, False, ty, assign.value, span=assign.span)
+        bound = L["Let"](name, _assigned_first_in_an_if(after.stmts, name), ty, assign.value,
+                         span=assign.span)
         arm = arm.replace(stmts=(*arm.stmts[:at], bound, *after.stmts), value=after.value)
     return arm
+
+
+def _assigns(s, name: str) -> bool:
+    return s._prod == "Assign" and s.target._prod == "Local" and s.target.name == name
+
+
+def _assigned_first_in_an_if(stmts, name: str) -> bool:
+    """Whether a statement among stmts assigns local `name` inside it (an `if`'s arm) before
+    one assigns it as a statement."""
+    first = next((i for i, s in enumerate(stmts) if _assigns(s, name)), len(stmts))
+    return any(_assigns(n, name) for s in stmts[:first] for n in descendants(s))

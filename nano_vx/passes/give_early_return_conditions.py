@@ -37,8 +37,9 @@ Pair, cond: bool) -> &mut Point { if cond { .. } &mut p.b }`, and `let r = early
 is `let cond = early$cond(&mut q); let r = early(&mut q, cond);`: the statements of the arm
 may change what the condition reads, so it cannot be read again at the function's end. It
 is for a function whose only `return` ends the first arm of that `if`, whose condition
-reads only literals and parameters (their fields, through `*`), by arithmetic other than
-`/` and `%` (which may stop), comparisons and logic, called only as what a `let` or an
+reads only literals and parameters (their fields, through `*`), by arithmetic (`/` and `%`
+too: the interpreter computes the condition first, after arguments that compute nothing,
+so one that stops stops there), comparisons and logic, called only as what a `let` or an
 assignment to a local stores, each argument a literal, a local or a reference to a place of
 a variable.
 """, state=State)
@@ -79,8 +80,7 @@ def _stores(s) -> bool:
 
 def _returns_early(fn) -> bool:
     """Whether fn returns a `&mut` from its only `return`, ending the first arm of an `if`
-    statement opening its body, on a condition of parameters, one lent or changed, that
-    computes nothing that may stop."""
+    statement opening its body, on a condition of parameters, one lent or changed."""
     if fn.on is not None or not lent(fn.ret) or not fn.body.stmts:
         return False
     s = fn.body.stmts[0]
@@ -90,8 +90,7 @@ def _returns_early(fn) -> bool:
         return False
     read = {n.name for n in descendants(s.cond) if n._prod == "Local"}
     params = {p.name: p for p in fn.params}
-    return all(n._prod in _READ and not (n._prod == "Binary" and n.op in ("/", "%"))
-               for n in (s.cond, *descendants(s.cond))) and read <= params.keys() and \
+    return all(n._prod in _READ for n in (s.cond, *descendants(s.cond))) and read <= params.keys() and \
         (any(lent(params[x].type) for x in read) or bool(read & changed_locals(fn)))
 
 

@@ -108,8 +108,8 @@ def slot(s, fn, ranks: dict) -> str | None:
     its place a local (a compound assignment, `k += ..`, reads k before its value: one that
     nothing the value calls could change, no closure capturing it and no `&mut` lending it),
     or an element of a tensor local nothing the value calls could change and the value does
-    not name (_element: the interpreter locates the element, its indices computed and
-    checked, before the value), and no literal in it typed by the place (`x = (1 << 40) +
+    not name unless at literal indices within its extents (_element: the interpreter
+    locates the element, its indices computed and checked, before the value), and no literal in it typed by the place (`x = (1 << 40) +
     ..` of an i64 x), which a `let` before the statement would type otherwise."""
     if s._prod not in SLOTS:
         return None
@@ -134,22 +134,50 @@ def _changeable(fn, name: str) -> bool:
 
 def _element(s, fn, ranks: dict) -> bool:
     """Whether assignment s writes an element (an index per extent) of a tensor local that
-    nothing its value calls could change, nor the value names: `let place = &mut t[i];`
-    before the statement then locates it where the interpreter does, and `*place = ..`
-    writes it. The local is a `let`'s of a tensor made other than by `::uninit()`, never
-    assigned whole: track-uninit-elements follows no reference to an element."""
+    nothing its value calls could change, nor the value names unless the element is
+    quiet_element's: `let place = &mut t[i];` before the statement then locates it where
+    the interpreter does, and `*place = ..` writes it (a loan the value's read of the local
+    would meet, so for a quiet element the statement writes it as it is). The local is a
+    `let`'s of a tensor made other than by `::uninit()`, never assigned whole:
+    track-uninit-elements follows no reference to an element."""
     base, depth = s.target, 0
     while base._prod == "Index":
         base, depth = base.base, depth + 1
     if base._prod != "Local" or ranks.get(base.name) != depth or _changeable(fn, base.name):
         return False
+    made = _made(fn, base.name)
+    return made is not None and (
+        quiet_element(s.target, fn) or
+        not any(n._prod == "Local" and n.name == base.name for n in descendants(s.value)))
+
+
+def quiet_element(target, fn) -> bool:
+    """Whether target, an element of a tensor local _made makes, is at literal indices
+    within the extents its constructor's type writes (`t[1]` of a `Tensor<i32, [3]>::new()`):
+    locating it cannot stop the program, so it may be located after the value."""
+    indices, base = [], target
+    while base._prod == "Index":
+        indices.insert(0, base.index)
+        base = base.base
+    made = _made(fn, base.name) if base._prod == "Local" else None
+    dims = made.type.dims if made is not None and made._prod == "TensorNew" and \
+        made.type._prod == "TensorType" else ()
+    return bool(indices) and len(indices) == len(dims) and all(
+        i._prod == "Int" and d._prod == "DimInt" and 0 <= i.value < d.value
+        for i, d in zip(indices, dims))
+
+
+def _made(fn, name: str):
+    """The tensor the one `let` of local `name` of fn makes other than by `::uninit()`,
+    the local never assigned whole; None for any other local."""
     nodes = list(descendants(fn))
-    made = [n.value for n in nodes if n._prod == "Let" and n.name == base.name]
-    return len(made) == 1 and made[0]._prod in ("TensorNew", "TensorLit") and \
-        getattr(made[0], "ctor", None) != "uninit" and \
-        not any(n._prod == "Assign" and n.target._prod == "Local" and
-                n.target.name == base.name for n in nodes) and \
-        not any(n._prod == "Local" and n.name == base.name for n in descendants(s.value))
+    made = [n.value for n in nodes if n._prod == "Let" and n.name == name]
+    if len(made) != 1 or made[0]._prod not in ("TensorNew", "TensorLit") or \
+            getattr(made[0], "ctor", None) == "uninit" or \
+            any(n._prod == "Assign" and n.target._prod == "Local" and n.target.name == name
+                for n in nodes):
+        return None
+    return made[0]
 
 
 def _leaves(e) -> list:

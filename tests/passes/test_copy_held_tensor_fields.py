@@ -59,11 +59,12 @@ fn main() {{
 """
 
 
-# The local written by an element, lent, moved on; the field read besides the `let`, or not
+# The local written by an element, lent `&mut`, moved on; the field read besides the `let`, or not
 # assigned whole; the parameter used whole: left as it is.
 @pytest.mark.parametrize("body", [
     "let was = g.more; g.more = Tensor<i32, [2]>::fill(8); was[0] = 3; print(was);",
-    "let was = g.more; g.more = Tensor<i32, [2]>::fill(8); print(sum(&was));",
+    "let mut was = g.more; g.more = Tensor<i32, [2]>::fill(8); let r = &mut was; r[0] = 1;"
+    " print(was);",
     "let was = g.more; g.more = Tensor<i32, [2]>::fill(8); let w = was; print(w);",
     "let was = g.more; print(g.more[0]); g.more = Tensor<i32, [2]>::fill(8); print(was);",
     "let was = g.more; g.more[0] = 8; print(was);",
@@ -108,3 +109,10 @@ def test_handwritten_a_field_held_on_each_turn(run_pass, snapshot_txt):
            "                old[copied][copied#1] = g.cells[copied][copied#1];\n" in ran.dump
     assert _printed(ran.before) == _printed(ran.tree) == "5\n0\n[[1, 1], [1, 1]]\n"
     assert ran.dump == snapshot_txt
+
+
+def test_a_let_lent_to_a_function_reading_it_is_a_copy_too():
+    ran = run_front(CASES / "held_and_lent_to_functions_reading_them.vx", copy_held_tensor_fields)
+    reset = to_text(next(i for i in ran.after.items if i.name == "reset"))
+    assert "        was[copied#1] = g.more[copied#1];\n" in reset
+    assert "@sum(&old) + @sum(&was)" in reset

@@ -60,10 +60,20 @@ def test_an_assignment_after_the_if_binds_a_let_in_each_arm():
            "        let r#3: ~&mut Grid = &mut a;\n        r#3.cells = " in main
 
 
-# Made to refer elsewhere in a second `if`, in a loop's turn, or read by a closure, or its
-# tensor only written by elements: left as it is.
+def test_a_later_if_assigning_it_is_written_again_in_each_copy():
+    main = to_text(run_front(CASES / "made_to_refer_elsewhere_in_three_ifs.vx",
+                             copy_rest_into_repointing_arms).after.items[-1])
+    # the arm of the second `if` not assigning it borrows again what the first's arm did
+    assert "        let r#1: ~&mut Inner = &mut b;\n        r#1.cells = Tensor<i32, [2]>::fill(4);\n" \
+        "        if c.n > 5 {\n            let r#3: ~&mut Inner = &mut b;\n" in main
+    assert "            let r#4: ~&mut Inner = &mut c;\n" in main
+    assert main.count("let r#") == 10
+
+
+# Made to refer elsewhere in a loop's turn after an `if`, in a loop's turn, or read by a
+# closure, or its tensor only written by elements: left as it is.
 @pytest.mark.parametrize("lines", [
-    "if c { r = &mut b; }\n  r.cells = t;\n  if c { r = &mut a; }",
+    "if c { r = &mut b; }\n  r.cells = t;\n  while c { r = &mut a; }",
     "while c { r = &mut b; }\n  r.cells = t;",
     "if c { r = &mut b; }\n  r.cells = t;\n  let w = || r.width;\n  print(w());",
     "if c { r = &mut b; }\n  r.cells[0] = t[1];",

@@ -57,12 +57,20 @@ fn main() {{
 """
 
 
-# A condition that may stop, one after a statement, one of parameters by value nothing
-# changes (defer-early-returned-references defers it as it is), a second `return`, or a call
+def test_a_condition_that_may_stop_is_computed_just_before_the_call():
+    # its arguments compute nothing that may stop, so it stops where the body's first
+    # statement did
+    text = to_text(run_front(CASES / "condition_that_may_stop.vx",
+                             give_early_return_conditions).after)
+    assert "-> bool {\n    (p.a.x + 1) / (p.b.y - p.b.x) > 1\n}" in text
+    assert "        let cond: ~bool = @early$cond(&mut q);\n" \
+           "        let mut r: &mut Point = @early(&mut q, cond);\n" in text
+
+
+# A condition after a statement, one of parameters by value nothing changes
+# (defer-early-returned-references defers it as it is), a second `return`, or a call
 # computing an argument: left as it is.
 @pytest.mark.parametrize("body, call", [
-    ("if p.a.x / k > 0 { p.a.x = 0; return &mut p.a; } &mut p.b",
-     "{ let r = early(&mut q, 1); r.x = 5; }"),
     ("print(k); if p.a.x > 0 { p.a.x = 0; return &mut p.a; } &mut p.b",
      "{ let r = early(&mut q, 1); r.x = 5; }"),
     ("if k > 0 { p.a.x = 0; return &mut p.a; } &mut p.b",

@@ -175,7 +175,7 @@ def test_a_buffer_a_function_without_a_result_assigns_whole_is_the_callers_field
 
 
 @pytest.mark.parametrize("case, says", [
-    ("e5010_two_tensor_parts_assigned_and_both_held_one_lent_on",
+    ("e5010_two_tensor_parts_assigned_and_both_held_one_lent_mutably",
      "a tensor part of a `&mut` aggregate assigned whole, whose buffer another may hold"),
 ])
 def test_a_reference_not_lowered_is_refused_then_repaired(case, says):
@@ -193,12 +193,11 @@ def test_a_tensor_holders_mut_local_refers_to_the_variable_holding_the_buffer():
 
 
 def test_a_tensor_assigned_whole_through_a_mut_local_is_split_and_then_refused():
-    # Made to refer elsewhere in an `if` and again in a second `if` (copy-rest-into-repointing-
-    # arms writes the rest into the first's arms only), scalarize-aggregates lowers it to an
-    # assignment through the tensor part's `&mut`, which native code does not lower
-    # (check-native-subset).
+    # Made to refer elsewhere in five `if`s (copy-rest-into-repointing-arms writes at most
+    # four), scalarize-aggregates lowers it to an assignment through the tensor part's `&mut`,
+    # which native code does not lower (check-native-subset).
     case = CASES / ("e5010_tensor_assigned_whole_through_a_reference_made_to_refer_elsewhere"
-                    "_in_two_ifs.vx")
+                    "_in_five_ifs.vx")
     ran = run_front(case, scalarize_aggregates)
     assert not ran.diagnostics.items, ran.diagnostics.render()
     assert "*r_cells = " in to_text(ran.after)
@@ -209,9 +208,9 @@ def test_a_tensor_assigned_whole_through_a_mut_local_is_split_and_then_refused()
 
 
 def test_a_mut_reference_returned_is_refused_in_the_function_and_where_it_is_bound():
-    # The function returns from its statements on a condition that may stop: neither split
-    # nor written at the call.
-    early = "e5010_mut_reference_returned_early_on_a_condition_that_may_stop"
+    # The function returns from its statements on a condition after a statement: neither
+    # split nor written at the call.
+    early = "e5010_mut_reference_returned_early_on_a_condition_after_a_statement"
     ran = run_front(CASES / f"{early}.vx", scalarize_aggregates)
     assert [(d.code, d.message.split(" (in ")[1]) for d in ran.diagnostics.items] == \
         [("E5010", "'early')"), ("E5010", "'main')")]
@@ -300,7 +299,9 @@ def test_a_tensor_of_unknown_extents_returned_in_an_enum_is_the_functions_result
 
 
 def test_a_second_tensor_of_unknown_extents_returned_is_refused_then_repaired():
-    # The function prints: split-pure-aggregate-results leaves it.
+    # The function prints a local its literal reads: split-result-statements and
+    # split-pure-aggregate-results leave it.
     assert_refused_then_repaired(
-        CASES / "e5010_two_tensors_of_unknown_extents_returned_by_a_function_printing.vx",
+        CASES / "e5010_two_tensors_of_unknown_extents_returned_by_a_function_printing_a_local_"
+        "they_read.vx",
         scalarize_aggregates, "E5010", "a tensor of `?` extents beside its result")
