@@ -82,11 +82,13 @@ NOT_LOWERED = {
     # A constant holding a tensor made by ::uninit() of `?` extents (flag-uninit-constants):
     # no flags of static extents for its first read to make.
     "tests/passes/cases/flag_uninit_constants/e5010_of_unknown_extents.vx",
-    # A constant holding a reference a call returns naming an element of a tensor, whose
-    # value binds a variable (name-temporaries): no function computes a reference
-    # constant's value.
+    # A constant holding a reference to an element of a tensor, whose value binds a variable
+    # (name-temporaries): no function computes a reference constant's value.
     "tests/passes/cases/name_temporaries/"
-    "e5010_reference_constant_a_call_returns_naming_an_element.vx",
+    "e5010_reference_constant_naming_an_element_it_makes.vx",
+    # A constant holding a reference whose value calls a function (dereference-constants):
+    # no global keeps a place, and each read would call it again.
+    "tests/passes/cases/dereference_constants/e5010_chosen_by_a_call.vx",
     # A closure indexing a parameter of no written type, given to a variable then assigned
     # another, given to a closure that returns it: no call says whether the parameter is a
     # raw pointer or a tensor.

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from ..backend.machine_types import MACHINE
 from ..languages.lconstparts import Lconstparts as L
 from ..nanopass import Pass, descendants
+from ..scalars import refuse
 
 
 @dataclass
@@ -21,7 +22,8 @@ dereference_constants = Pass("dereference-constants", L, L, """
 Make each constant holding a `&` to a scalar whose value names nothing that may change (no
 element of a tensor, no reference a call returns but one a function hands on, no constant
 left so holds) hold the scalar, `*` of its value, and each read of it a borrow of it: `const R: &i32 = if c { let k = &5; k } else { &6 };` is
-`const R: i32 = *if c { .. };`, `*R` is `*&R`.
+`const R: i32 = *if c { .. };`, `*R` is `*&R` (E5010 for one it leaves a reference whose
+value calls a function of the program: `const G: &f32 = if pick() { &F[0] } else { &F[1] };`).
 
 Native code holds no reference in a global: a constant's value is a global's scalar parts,
 and `&5` borrows a local's cell, which a constant has none of. What the reference names
@@ -37,7 +39,10 @@ name one: such constants stay as they are. A function returning a reference that
 what the references it is given name (its body borrows no element, reads through no
 reference but a parameter's to a scalar and calls only such functions, or functions
 returning none: `fn at(r: &i32) -> &i32 { print(2); r }`) names nothing the value does not
-name itself.
+name itself. A reference left so is the place its value names, which each read computes
+again: a value calling a function (printing, or choosing another element each time) would
+call it at each read, where the interpreter calls it once, and a place is not a value a
+global can keep, so such a constant is refused.
 """, state=State)
 
 
@@ -77,6 +82,16 @@ def _passing_on(fns: dict, returning: set, referring: set) -> set:
         passing = kept
 
 
+def _refuse_computed(run, item, fns: dict) -> None:
+    """E5010 for the reference constant `item` left as it is when its value calls a function
+    of the program (fns) or one a variable holds."""
+    called = [n for n in descendants(item.value) if n._prod == "Call" and (
+        n.callee._prod != "Global" or n.callee.name in fns)]
+    if called:
+        refuse(run.ctx.diagnostics, item.name, called[0],
+               "a constant holding a reference whose value calls a function")
+
+
 def _reads_scalar(deref, fn) -> bool:
     """Whether `*r` reads the scalar a parameter of `fn` of a `&` to one names (its value
     names nothing)."""
@@ -103,6 +118,9 @@ def _program(run, program):
         if held == st.held:
             break
         st.held = held
+    for item in candidates:
+        if item.name not in st.held:
+            _refuse_computed(run, item, fns)
     if not st.held:
         return program
     made = run.rebuild(program)

@@ -72,6 +72,12 @@ def scopes_of(program, typer: Typer, *, loose: bool = False) -> dict[str, Scope]
     return _bind_locals.collect(program, state=_Binding(typer, loose=loose)).scopes
 
 
+def constant_scope(item, typer: Typer, *, loose: bool = False) -> Scope:
+    """The scope of the constant `item`'s value, computed on the host: the locals its blocks
+    bind, as a function's (`loose` as scopes_of's)."""
+    return _bind_locals.collect(item, state=_Binding(typer, loose=loose)).scope
+
+
 _bind_locals = Analysis("bind-locals", Lrouted, """
 Bind every local of each function to its type, in source order (a helper of the checks).
 """, skip=DESCRIPTIONS)
@@ -90,6 +96,14 @@ def _fn(run, node):
     scope = Scope(typer.fresh(), here=[typer.functions[node.name].space])
     run.state.scopes[node.name] = run.state.scope = scope
     run.descend(node)
+
+
+@_bind_locals.on("ConstItem")
+def _const(run, node):
+    typer = run.state.typer
+    run.state.scope = Scope(typer.fresh(), here=[typer.machine.host_space])
+    if node.value is not None:
+        run.walk(node.value)
 
 
 @_bind_locals.on("Param")

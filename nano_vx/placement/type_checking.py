@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from ..dump.text import to_text
 from ..languages.linstances import generic_of
 from ..languages.lunrolled import OncePerPlace
-from .scopes import Scope, Where, scopes_of
+from .scopes import Scope, Where, constant_scope, scopes_of
 from .typer import TYPE_RULES, RememberingTyper, kind, literal, placed_scalar, show
 from .types import HOST, TEXT, Machine
 
@@ -79,13 +79,14 @@ def loose_scopes(program, model) -> dict[str, Scope]:
 
 
 def each_item(run, program, *, constant=None) -> None:
-    """Walk the value of each constant (on the host, with no locals), handing the item to
-    `constant` after it, then each function (whose handler calls `enter`)."""
+    """Walk the value of each constant (on the host, with the locals its value binds),
+    handing the item to `constant` after it, then each function (whose handler calls
+    `enter`)."""
     st = run.state
     st.machine, base, st.scopes = _typed(program, run.ctx.model)
     for item in program.items:
         if item._prod == "ConstItem":
-            st.typer, st.function = base.fresh(), None
+            st.typer, st.function = constant_scope(item, base, loose=True).typer, None
             st.where = Where([HOST], [st.machine.host_space])
             run.walk(item.value)
             if constant is not None:

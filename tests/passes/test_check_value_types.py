@@ -95,6 +95,13 @@ def test_a_tuple_of_literals_is_no_struct():
      "'f' returns (i32, i32), but its body ends in (_, _, _)"),
     ("const N: i32 = 2.5;\nfn main() { print(N); }", "E3001",
      "constant 'N' is declared i32, but its value is {float}"),
+    # a variable a constant's value binds is typed as a function's: a borrowed literal is an
+    # &i32 in both, which no &i64 holds
+    ("const R: &i64 = if true { let k = &3000000000; k } else { &1 };\n"
+     "fn main() { print(*R); }", "E3001",
+     "constant 'R' is declared &i64, but its value is &i32"),
+    ("fn main() { let r: &i64 = if true { let k = &3000000000; k } else { &1 }; print(*r); }",
+     "E3001", "'r' is declared &i64, but its value is &i32"),
     ("fn main() -> bool { true }", "E3009",
      "'main' returns bool, but its result is the program's exit status, an integer"),
     ("fn main(n: i32) { print(n); }", "E3009",

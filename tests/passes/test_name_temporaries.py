@@ -173,12 +173,12 @@ def test_a_tensor_constant_whose_value_needs_a_local_is_held_in_its_function():
         "agg.t;\n    value\n}" in text
 
 
-def test_a_reference_constant_a_call_returns_binding_a_variable_is_refused_as_it_was():
-    # dereference-constants leaves a reference a call returns that may name an element of a
-    # tensor; no function computes a reference constant's value, and the passes after hold
-    # a function's locals, not a constant's
+def test_a_reference_constant_binding_a_variable_is_refused_as_it_was():
+    # dereference-constants leaves a reference to an element of a tensor; no function
+    # computes a reference constant's value, and the passes after hold a function's locals,
+    # not a constant's
     assert_constant_refused_as_it_was(
-        CASES / "e5010_reference_constant_a_call_returns_naming_an_element.vx",
+        CASES / "e5010_reference_constant_naming_an_element_it_makes.vx",
         name_temporaries, "a constant whose value binds a variable")
 
 
