@@ -13,7 +13,6 @@ import pytest
 from lmlir_samples import Builder, L, main_program
 from test_native import NOT_LOWERED, RUNS
 
-from nano_vx.backend import jit
 from nano_vx.backend.errors import BackendBug
 from nano_vx.backend.jit import run_native
 from nano_vx.cli import main
@@ -35,14 +34,6 @@ GRID = "memref<4xi32>"
 @pytest.fixture
 def checked(monkeypatch):
     monkeypatch.setenv("NANO_VX_CHECK_FREES", "1")
-
-
-@pytest.fixture(params=["runner", "fork"])
-def child(request):
-    """Where the native code runs: a fork of the runner or of this process."""
-    jit.use_runner(request.param == "runner")
-    yield request.param
-    jit.use_runner()  # as tests/conftest.py asks
 
 
 def _given_back(b: Builder, *after) -> str:
