@@ -8,6 +8,7 @@ from __future__ import annotations
 from ..backend.buffers import (defines, fresh_results, kept_ranks, lent, live_in, makes_fresh,
                                reads, tensor_ranks)
 from ..languages.ldrops import Ldrops as L
+from ..languages.lresolved import display_name
 from ..nanopass import Pass
 from ..nanopass.verify import descendants
 from ..scalars.block_scopes import successors
@@ -77,7 +78,8 @@ class _Takers:
         takers = sorted(x for x in set(self.fn.cells) & set(self.ranks) if self._taker(x))
         fn = self.fn
         for x in takers:
-            fn = self._flagged(fn, x, self._fresh_name(f"{x}_owns"))
+            # x's own `#k` would make `x#1_owns#0`, no local's name.
+            fn = self._flagged(fn, x, self._fresh_name(f"{display_name(x)}_owns"))
         return fn
 
     def _fresh_name(self, base: str) -> str:
