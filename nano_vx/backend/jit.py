@@ -108,7 +108,7 @@ def run_compiled(native: Native, out: TextIO) -> int:
     pid = os.fork()
     if pid == 0:
         os.close(read_end)
-        runtime.run_main(native.main, native.sites, write_end)
+        runtime.run_main(native.main, native.sites, write_end, runtime.checking_frees())
     os.close(write_end)
     try:
         reported = runtime.relay(read_end, out)

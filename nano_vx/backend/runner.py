@@ -82,7 +82,7 @@ class _Runner:
         """Send the program and a pipe's write end; the read end, for the child's reports."""
         sites = {i: PrintSite(s.kind, s.type, s.text, tuple(s.dims)) if s._prod == "PrintSite"
                  else StopSite(s.message) for i, s in native.sites.items()}
-        request = pickle.dumps((native.code, native.result, sites))
+        request = pickle.dumps((native.code, native.result, sites, runtime.checking_frees()))
         read_end, write_end = os.pipe()
         try:
             socket.send_fds(self.socket, [_LENGTH.pack(len(request))], [write_end])
@@ -143,7 +143,7 @@ def serve(fd: int) -> None:
         request = rest is not None and _receive(sock, _LENGTH.unpack(header + rest)[0])
         if not request:
             return
-        code, result, sites = pickle.loads(request)
+        code, result, sites, checked = pickle.loads(request)
 
         def main():
             engine.add_object_file(llvm.ObjectFileRef.from_data(code))
@@ -154,7 +154,7 @@ def serve(fd: int) -> None:
         pid = os.fork()
         if pid == 0:
             sock.close()
-            runtime.run_main(main, sites, fds[0])
+            runtime.run_main(main, sites, fds[0], checked)
         os.close(fds[0])
         status = _wait(pid, sock)
         if status is None:

@@ -6,6 +6,11 @@ the reports).
 A report is a frame: a tag byte, the payload's length (8 bytes), the payload.
   P  text printed (UTF-8)            S  a stop: site, a, b (=iqq), the words it reads
   R  main's value (=q)               E  the child failed in Python: its traceback (UTF-8)
+  F  a free the checked mode refused (UTF-8): which buffer, and why
+
+NANO_VX_CHECK_FREES=1 in the environment of the process that runs a program asks for the
+checked mode of the allocator (docs/backend.md, Memory): a tool to test the drop passes
+with, not a user's option.
 """
 
 from __future__ import annotations
@@ -14,6 +19,7 @@ import ctypes
 import faulthandler
 import mmap
 import os
+import resource
 import signal
 import sys
 import struct
@@ -37,17 +43,26 @@ RESULT = {"i1": ctypes.c_bool, "i8": ctypes.c_int8, "i16": ctypes.c_int16,
 _run: dict = {}
 
 
-def run_main(main, sites: dict, fd: int) -> None:
+def checking_frees() -> bool:
+    """Whether this process's runs free in the checked mode (the parent's environment
+    decides: a runner started before it changed must still follow it)."""
+    return os.environ.get("NANO_VX_CHECK_FREES") == "1"
+
+
+def run_main(main, sites: dict, fd: int, checked: bool = False) -> None:
     """In the child, just forked: run main() and report its value to `fd`, `sites` saying
-    what the print sites print. Never returns (os._exit skips the cleanup and buffers the
-    child inherited, which belong to its parent)."""
+    what the print sites print, its buffers freed in the checked mode if `checked`. Never
+    returns (os._exit skips the cleanup and buffers the child inherited, which belong to
+    its parent)."""
     # A crash is the parent's to report; a faulthandler here would dump the Python stack
     # the child inherited, which says nothing about the native code.
     faulthandler.disable()
     if sys.platform.startswith("linux"):  # the parent killed, the run goes with it
         ctypes.CDLL(None).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
     try:
-        _run["sites"], _run["fd"] = sites, fd
+        _run["sites"], _run["fd"], _run["checked"] = sites, fd, checked
+        if checked:  # a fault is expected there, not a core to write
+            resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
         send_result(int(main() or 0))
     except BaseException:  # noqa: BLE001 - the parent reports it as a bug
         fail()
@@ -132,15 +147,42 @@ def _alloc(size: int) -> int:
     return address
 
 
-def _free(address: int) -> None:
+def _free(address: int | None) -> None:
     """Unmap a buffer insert-drops found dead: a read of it after this faults."""
+    if _run.get("checked"):
+        _free_checked(address)
+        return
     size = _mapped.pop(address, None)
     if size is not None:
         _libc.munmap(address, size)
 
 
+_MADV_DONTNEED, _PROT_NONE = getattr(mmap, "MADV_DONTNEED", 4), 0
+_libc.mprotect.argtypes = _libc.madvise.argtypes = (ctypes.c_void_p, ctypes.c_size_t,
+                                                    ctypes.c_int)
+# The checked mode's buffers given back, by address: they stay mapped, so no later buffer
+# takes their addresses and a second free of one is told from a free of an unknown address.
+_freed: dict = {}
+
+
+def _free_checked(address: int | None) -> None:
+    """Free in the checked mode: the buffer keeps its address range, its pages made
+    inaccessible (a later read or write faults, which the parent reports as the drop
+    passes' bug) and their memory released; a second free, or a free of an address the
+    allocator never gave, ends the run as the drop passes' bug."""
+    size = _mapped.pop(address, None)
+    if size is None:
+        what = "freed twice" if address in _freed else "never allocated"
+        send(b"F", f"the buffer at {address or 0:#x} is given back but was {what}".encode())
+        os._exit(70)
+    if _libc.madvise(address, size, _MADV_DONTNEED) or \
+            _libc.mprotect(address, size, _PROT_NONE):
+        raise OSError(ctypes.get_errno(), os.strerror(ctypes.get_errno()))
+    _freed[address] = size
+
+
 _ALLOC = ctypes.CFUNCTYPE(ctypes.c_void_p, ctypes.c_uint64)(_alloc)
-_FREE = ctypes.CFUNCTYPE(None, ctypes.c_void_p)(_free)
+_FREE = ctypes.CFUNCTYPE(None, ctypes.c_void_p)(_guarded(_free))
 
 _PRINT = ctypes.CFUNCTYPE(None, ctypes.c_int32, ctypes.c_int64)(_guarded(_print))
 _STOP_FN = ctypes.CFUNCTYPE(None, ctypes.c_int32, ctypes.c_int64, ctypes.c_int64)(
@@ -211,8 +253,15 @@ def outcome(reported, status: int, sites: dict) -> int:
         return _VALUE.unpack(payload)[0]
     if tag == b"E":
         raise BackendBug(f"the runtime failed in the native run:\n{payload.decode()}")
+    if tag == b"F":
+        raise BackendBug(f"the drop passes freed wrongly: {payload.decode()}")
     if os.WIFSIGNALED(status):
         number = os.WTERMSIG(status)
+        if number in (signal.SIGSEGV, signal.SIGBUS) and checking_frees():
+            raise BackendBug(f"the native code died of signal {number} "
+                             f"({signal.Signals(number).name}) in the checked mode of "
+                             f"frees: a read or write of a buffer the drop passes gave "
+                             f"back, most likely")
         raise BackendBug(f"the native code died of signal {number} "
                          f"({signal.Signals(number).name}: {signal.strsignal(number)})")
     raise BackendBug(f"the native run exited with status {os.waitstatus_to_exitcode(status)} "

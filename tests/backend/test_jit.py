@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from lmlir_samples import Builder, L, every_op, main_program, program
 
-from nano_vx.backend import jit, runner
+from nano_vx.backend import runner
 from nano_vx.backend.errors import BackendBug
 from nano_vx.backend.jit import compile_native, run_compiled, run_native
 from nano_vx.source import Source, Span
@@ -27,14 +27,6 @@ from nano_vx.values.stops import RuntimeStop
 pytestmark = pytest.mark.slow
 
 LEVELS = [0, 3]
-
-
-@pytest.fixture(params=["runner", "fork"])
-def child(request):
-    """Where the native code runs: a fork of the runner or of this process."""
-    jit.use_runner(request.param == "runner")
-    yield request.param
-    jit.use_runner()  # as tests/conftest.py asks
 
 
 def run(p, level=2) -> tuple[str, int]:
