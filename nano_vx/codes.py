@@ -476,6 +476,11 @@ _ENTRIES = [
          "A capacity, bandwidth, clock, granule, replica count or transfer cost in a memory "
          "or topology declaration is zero. Every such figure must be positive: a zero "
          "capacity admits nothing and a zero bandwidth moves nothing."),
+    Code("E6015", "a granule larger than its space's capacity",
+         "A memory space declares an allocation granule larger than its capacity. Every "
+         "tile placed there is rounded up to whole granules, so not even the smallest fits, "
+         "and each would be E6009. The message names both sizes. Make the granule no larger "
+         "than the capacity (a sub-scratchpad's granule is a fraction of it)."),
     Code("E6011", "sub-space scope wider than its parent's",
          "Scopes nest device > sm > cta > thread. A space `within:` another is private to "
          "the same execution level as its parent or a narrower one; a space private to one "

@@ -9,7 +9,7 @@ from ..nanopass import Analysis
 
 check_memory_declarations = Analysis("check-memory-declarations", Lresolved, """
 Build the memory model from the Memory and Topology items and check that it is coherent
-(E6006-E6008, E6011, E6013, E6016, W1029).
+(E6006-E6008, E6011, E6013, E6015, E6016, W1029).
 
 The model (nano_vx.model: spaces, topologies, edges, routing) is the fact `model` for the
 passes after this one. Without a machine model (no space with `scope: device`) the built-in
@@ -20,7 +20,8 @@ it does not know (warning W1029). A transfer edge written without a cost gets on
 from the bandwidths along `within:` (E6016 when none can be), and one that writes a cost
 where a derived one exists is E6013; its flags (`relaxed` or `sync`, `copy_engine`) are kept
 on the model's edge. Then the containment tree must make sense: no `within:` cycle (E6006),
-no sub-space larger than its parent (E6007) or wider in scope (E6011).
+no sub-space larger than its parent (E6007) or wider in scope (E6011). A space's granule, the
+least a tile occupies in it, must fit its capacity (E6015): otherwise no tile fits.
 """, provides=("model",))
 
 
@@ -33,6 +34,7 @@ def _program(run, node):
         on_cycle.update(loop)
     # A space on a cycle sits in a tree nobody declared (the cut one): it is not compared.
     for s in model.spaces.values():
+        _granule(run, s)
         if s.within is not None and s.within in model.spaces and s.name not in on_cycle:
             _size(run, model, s)
             _scope(run, model, s)
@@ -71,6 +73,19 @@ def _size(run, model: Model, s: Space) -> None:
             f"than the {show_bytes(parent.capacity)} of '{name}' that contains it{via}",
             space=s.name, capacity=s.capacity, parent=name,
             parent_capacity=parent.capacity)
+
+
+def _granule(run, s: Space) -> None:
+    if s.capacity is None or not s.granule or s.granule <= s.capacity:
+        return
+    run.ctx.diagnostics.error(
+        "E6015", s.span,
+        f"memory space '{s.name}' has granule {show_bytes(s.granule)}, larger than its "
+        f"capacity of {show_bytes(s.capacity)}: every tile takes at least one granule, so "
+        f"none fits",
+        help=["the granule is the allocation quantum of the space: make it no larger than "
+              "the capacity"],
+        space=s.name, granule=s.granule, capacity=s.capacity)
 
 
 def _scope(run, model: Model, s: Space) -> None:

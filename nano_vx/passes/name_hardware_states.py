@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..languages.lconstparts import Lconstparts as L
-from ..nanopass import Pass
+from ..nanopass import Pass, descendants
 from ..scalars.aggregates import Names
 from ..scalars.hardware_states import is_state_type, state_params
 
@@ -21,6 +21,7 @@ class State:
     sigs: dict = field(default_factory=dict)  # fn -> (state parameters' indices, returns one)
     names: Names | None = None
     made: set = field(default_factory=set)  # the locals this pass made: nothing assigns them
+    read: set = field(default_factory=set)  # the kernels a launch gives a value of
 
 
 name_hardware_states = Pass("name-hardware-states", L, L, """
@@ -36,7 +37,8 @@ is made, and a variable is read before the call making the state changes it (`pr
 pin(&mut y)))` is `let ordered = y; let ordered#1 = g(1); let state = pin(&mut y);
 print(f(ordered, ordered#1, state))`). A state made inside another expression than a call's
 arguments stays in place (lower-pins refuses it). A `match` on a state that is the value of a block
-nothing reads is made a statement.
+nothing reads is made a statement: a function's body is read when it returns a value, a
+kernel's when a launch of it is not a statement (`let y = spawn on(..) { match .. }`).
 """, state=State)
 
 
@@ -46,13 +48,17 @@ def _program(run, program):
         item.name: (state_params(item),
                     is_state_type(item.ret))
         for item in program.items if item._prod == "Fn"}
+    nodes = list(descendants(program))
+    discarded = {id(n.expr) for n in nodes if n._prod == "ExprStmt"}
+    run.state.read = {n.kernel for n in nodes if n._prod == "Launch" and id(n) not in discarded}
     return run.rebuild(program)
 
 
 @name_hardware_states.on("Fn")
 def _fn(run, fn):
     run.state.names, run.state.made = Names(fn), set()
-    return run.rebuild(fn.replace(body=_discarded(fn.body)) if fn.ret is None else fn)
+    read = fn.ret is not None or fn.name in run.state.read
+    return run.rebuild(fn if read else fn.replace(body=_discarded(fn.body)))
 
 
 def _discarded(block):

@@ -29,7 +29,9 @@ class State:
     here: list[str | None] = field(default_factory=list)  # where its code runs
     tiles: dict[int, Tile] = field(default_factory=dict)  # by ordinal
     bound: dict[str, Tile] = field(default_factory=dict)  # by the local bound to it
-    uses: list[tuple[Tile, int]] = field(default_factory=list)  # (the tile a local held, point)
+    # (the tile a local held, point, whether the use moves it out: `transfer(t, M)`)
+    uses: list[tuple[Tile, int, bool]] = field(default_factory=list)
+    moved: int | None = None  # id of the local a transfer being walked moves
     loops: list[tuple[int, int]] = field(default_factory=list)  # (first, last point) each
     fn_calls: list[CallSite] = field(default_factory=list)  # its calls of other functions
 
@@ -45,7 +47,10 @@ of t is one of the new tile, not of the one t held; a tile bound to nothing live
 transfer only; a reference bound to it, `let p = &t`, or a new name of it, `let u = t`,
 allocates nothing and its uses are uses of the tile), and a use inside a loop that the
 transfer is outside of keeps it to the end of the loop, since the next iteration uses it
-again. The working set of a space is the peak, over the program
+again, unless the use moves it out (`transfer(t, M)`): linearity makes the next iteration's
+use one of a tile assigned since. A call or a branching value (`if`, `match`) whose type is
+a tensor of a bounded space hands over a tile, placed where it is bound: the tiles placed
+inside it end there. The working set of a space is the peak, over the program
 points, of the resident tiles, each rounded up to the space's granule. At each call of a
 function of the program it records the tiles still resident while the callee runs: placed
 before the call and used in its arguments or after it. The sets are left on the compilation
@@ -69,9 +74,10 @@ def _fn(run, node):
     st.here = [st.typer.functions[node.name].space]
     st.tiles, st.bound, st.uses, st.loops, st.fn_calls = {}, {}, [], [], []
     run.descend(node)
-    uses = [(tile, at) for tile, at in st.uses if at > tile.start]
-    for (tile, at), end in zip(uses, _through_loops(st.loops, uses)):
-        tile.last = max(tile.last, end)
+    uses = [(tile, at, moves) for tile, at, moves in st.uses if at > tile.start]
+    ends = _through_loops(st.loops, [(tile, at) for tile, at, _ in uses])
+    for (tile, at, moves), end in zip(uses, ends):
+        tile.last = max(tile.last, at if moves else end)
     tiles = list(st.tiles.values())
     _hold(st.fn_calls, tiles)
     st.sets.extend(_working_sets(node.name, tiles))
@@ -124,14 +130,21 @@ def _assign(run, node):
     _bind(run, node.target.name, node.value)
 
 
+# Values that hand over a tile placed elsewhere: by a callee, or by whichever branch runs.
+RESULTS = ("Call", "IfExpr", "Match", "MatchValue")
+
+
 def _bind(run, name: str, value) -> None:
     """Walk the value a local is given, and bind the local to the tile the value is, if any."""
     st = run.state
     ordinal = st.ordinal  # a transfer bound here is the next one the walk meets
     run.walk(value)
     made = value._prod in ("TensorNew", "TensorLit")
-    tile = st.tiles.get(_key(value, None if made else ordinal))
-    if (value._prod == "Transfer" or made) and tile is not None:
+    if value._prod in RESULTS:
+        tile = _result(run, value) if st.scope is not None else None
+    else:
+        tile = st.tiles.get(_key(value, None if made else ordinal))
+    if (value._prod in ("Transfer", *RESULTS) or made) and tile is not None:
         tile.name = name
         st.bound[name] = tile
     else:
@@ -149,7 +162,7 @@ def _local(run, node):
     st.point += 1
     tile = st.bound.get(node.name)  # the tile the local holds here: an assignment rebinds it
     if tile is not None:
-        st.uses.append((tile, st.point))
+        st.uses.append((tile, st.point, st.moved == id(node)))
 
 
 @summarize_working_sets.on("Transfer")
@@ -159,7 +172,11 @@ def _transfer(run, node):
     st.point += 1
     if st.scope is not None:
         _place(run, node, ordinal, node.dest.name, st.scope.type_of(node.value, st.here[-1]))
+    # A tile moved out is gone: a loop around the move uses no more of it (linearity makes
+    # the next iteration's use one of a tile assigned since).
+    st.moved = id(node.value) if node.value._prod == "Local" else None
     run.descend(node)
+    st.moved = None
 
 
 @summarize_working_sets.on("TensorNew", "TensorLit")
@@ -187,6 +204,24 @@ def _place(run, node, ordinal: int | None, space_name: str, ty) -> None:
             st.point += 1
         st.tiles[_key(node, ordinal)] = Tile(space.name, size, rounded(size, space.granule),
                                              node, ordinal, st.point)
+
+
+def _result(run, value) -> Tile | None:
+    """The tile a call or a branching value hands over, counted from where it is bound: the
+    tiles inside it (a transferred argument, each branch's) end there, and one of them, of
+    the value's type, lives on. One too big for its space is refused where it is placed."""
+    st = run.state
+    ty = st.scope.type_of(value, st.here[-1])
+    space = space_of(ty, st.typer.machine) if ty._prod == "TensorType" else None
+    if space is None:
+        return None
+    _place(run, value, None, space, ty)
+    tile = st.tiles.get(_key(value, None))
+    capacity = run.ctx.model.spaces[space].capacity
+    if tile is not None and capacity is not None and tile.footprint > capacity:
+        del st.tiles[_key(value, None)]
+        return None
+    return tile
 
 
 def _key(node, ordinal: int | None):

@@ -71,8 +71,9 @@ def describe_working_sets(working_sets: list[WorkingSet]) -> str:
                      f"{len(ws.resident)} of {len(ws.tiles)} tiles resident at the peak")
         for t in ws.tiles:
             peak = "*" if t in ws.resident else " "
+            how = "placed" if t.ordinal is None else f"transfer #{t.ordinal}"
             lines.append(f"  {peak} {t.label}: {t.size} bytes, footprint {t.footprint}, "
-                         f"transfer #{t.ordinal} at {_where(t.transfer)}, "
+                         f"{how} at {_where(t.transfer)}, "
                          f"points {t.start}..{t.last}")
     return "".join(line + "\n" for line in lines)
 

@@ -17,7 +17,8 @@ CASES = Path(__file__).parent / "cases" / "check_capacity"
 NAMES = sorted(p.stem for p in CASES.glob("*.vx"))
 CODES = {"one_tile": ["E6009"], "granule": ["E6010"], "loop_resident": ["E6010"],
          "overcommit": ["W1028"], "replicas": ["E6009"], "unrolled": ["E6009"],
-         "made_in_place": ["E6009"]}
+         "made_in_place": ["E6009"], "e6010_through_call": ["E6010"],
+         "e6010_through_branch": ["E6010"], "e6010_in_loop": ["E6010"]}
 
 
 @pytest.mark.parametrize("case", NAMES)
@@ -61,6 +62,21 @@ def test_the_working_set_is_granule_rounded():
 def test_a_tile_read_in_a_loop_stays_resident_through_it():
     d = _one("loop_resident")
     assert "2 tiles, 5242880 bytes" in d.message
+
+
+@pytest.mark.parametrize("case", ["e6010_through_call", "e6010_through_branch"])
+def test_a_tile_handed_over_by_a_call_or_a_branch_is_held_by_its_local(case):
+    d = _one(case)
+    assert d.message == ("the working set of 'main' in memory space 'W' is 2 tiles, 120 bytes, "
+                         "over its 100 byte capacity")
+    assert [n.split(":")[0] for n in d.notes] == ["'a'", "'b'"]
+    assert not run_front(CASES / f"{case}_repaired.vx", check_capacity).diagnostics.items
+
+
+def test_a_tile_moved_out_in_a_loop_is_not_kept_to_the_loops_end():
+    assert not run_front(CASES / "e6010_in_loop_repaired.vx", check_capacity).diagnostics.items
+    d = _one("e6010_in_loop")
+    assert [n.split(":")[0] for n in d.notes] == ["'t'", "'a'"]
 
 
 def test_overcommit_turns_e6010_into_w1028():
@@ -133,6 +149,45 @@ def test_an_instance_is_judged_as_if_its_arguments_were_written_out(tiles):
                       .replace("f<2>()", "f()"), check_capacity).diagnostics
     assert [(d.code, d.message) for d in generic.items] == \
         [(d.code, d.message) for d in plain.items]
+
+
+KEEP = "fn keep(t: Tensor<u8, [{n}], Memory::W>) -> Tensor<u8, [{n}], Memory::W> {{ t }}"
+HANDED = {
+    "call": "keep(transfer(Tensor<u8, [{n}]>::fill(1), Memory::W))",
+    "branch": "if c {{ transfer(Tensor<u8, [{n}]>::fill(1), Memory::W) }} "
+              "else {{ transfer(Tensor<u8, [{n}]>::fill(3), Memory::W) }}",
+    "match": "match k {{ 1 => transfer(Tensor<u8, [{n}]>::fill(1), Memory::W), "
+             "_ => transfer(Tensor<u8, [{n}]>::fill(3), Memory::W) }}",
+}
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.sampled_from(sorted(HANDED)), st.integers(1, 64), st.integers(1, 64),
+       st.integers(64, 128), st.booleans())
+def test_a_handed_over_tile_counts_as_a_transferred_one(how, n, m, capacity, overlap):
+    """A tile a call or a branch hands to `a` is judged as `let a = transfer(..)` would be:
+    E6010 exactly when it is still held as `b` comes and the two exceed the capacity."""
+    first = "    let x = transfer(a, Memory::CPU_DRAM);\n"
+    b = f"    let b = transfer(Tensor<u8, [{m}]>::fill(2), Memory::W);\n"
+    text = (f"Memory W {{ within: Memory::NPU_HBM, capacity: {capacity} B }}\n"
+            f"{KEEP.format(n=n)}\nfn main() {{\n    let c = true;\n    let k = 2;\n"
+            f"    let a = {HANDED[how].format(n=n)};\n" + (b + first if overlap else first + b)
+            + "    let y = transfer(b, Memory::CPU_DRAM);\n    print(x[0] + y[0]);\n}\n")
+    codes = run_front(text, check_capacity).diagnostics.codes()
+    assert codes == (["E6010"] if overlap and n + m > capacity else [])
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.integers(1, 100), st.integers(100, 200), st.integers(1, 4),
+       st.sampled_from(["for i in 0..{r}", "while i < {r}"]))
+def test_a_tile_moved_out_and_back_in_a_loop_is_one_tile(n, capacity, rounds, loop):
+    text = (f"Memory W {{ within: Memory::NPU_HBM, capacity: {capacity} B }}\n"
+            "fn main() {\n    let mut i = 0;\n"
+            f"    let mut a = transfer(Tensor<u8, [{n}]>::fill(1), Memory::W);\n"
+            f"    {loop.format(r=rounds)} {{\n        let h = transfer(a, Memory::CPU_DRAM);\n"
+            "        a = transfer(h, Memory::W);\n        i = i + 1;\n    }\n"
+            "    let x = transfer(a, Memory::CPU_DRAM);\n    print(x[0]);\n}\n")
+    assert not run_front(text, check_capacity).diagnostics.items
 
 
 # -- correlation program 6: one text, a verdict per machine --------------------------------

@@ -1,11 +1,13 @@
 """check-memory-declarations: the model is built and stored; E6006, E6007, E6008, E6011,
-E6013, E6016 and E2001 for declarations that do not make sense and W1029 for a target it does
+E6013, E6015, E6016 and E2001 for declarations that do not make sense and W1029 for a target it does
 not know, each with its repair; edge costs derived from `within:` and edge flags."""
 
 from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from nano_vx.context import Compilation
 from nano_vx.dump.dot import to_dot
@@ -15,6 +17,7 @@ from nano_vx.parser import parse_text
 from nano_vx.passes.check_memory_declarations import check_memory_declarations
 from nano_vx.pipeline import PIPELINE
 from nano_vx.source import Source
+from front import run_front
 
 CASES = Path(__file__).parent / "cases" / "check_memory_declarations"
 NAMES = sorted(p.stem for p in CASES.glob("*.vx"))
@@ -23,6 +26,7 @@ REFUSED = {
     "e6007_larger": ["E6007"],
     "e6008_zero": ["E6008"] * 4,
     "e6011_scope": ["E6011"],
+    "e6015_granule": ["E6015"],
     "e6013_derivable": ["E6013"] * 2,
     "e6016_malformed": ["E6016"] * 9,
     "e6016_edges": ["E6016"] * 4,
@@ -64,6 +68,23 @@ def test_a_larger_child_gives_both_sizes(front):
 def test_a_wider_scope_gives_both_scopes(front):
     (d,) = run("e6011_scope", front).diagnostics.items
     assert (d.data["scope"], d.data["parent_scope"]) == ("sm", "cta")
+
+
+def test_a_granule_larger_than_the_capacity_is_refused_at_the_declaration(front):
+    (d,) = run("e6015_granule", front).diagnostics.items
+    assert d.message == ("memory space 'W' has granule 128 bytes, larger than its capacity "
+                         "of 100 bytes: every tile takes at least one granule, so none fits")
+    assert (d.data["granule"], d.data["capacity"]) == (128, 100)
+    assert not run("e6015_repaired", front).diagnostics.items
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(1, 1 << 20), st.integers(1, 1 << 20))
+def test_e6015_exactly_when_the_granule_exceeds_the_capacity(granule, capacity):
+    text = (f"Memory W {{ within: Memory::NPU_HBM, capacity: {capacity} B, "
+            f"granule: {granule} B }}\nfn main() {{}}\n")
+    codes = run_front(text, check_memory_declarations).diagnostics.codes()
+    assert codes == (["E6015"] if granule > capacity else [])
 
 
 def test_the_model_is_stored_for_later_passes():

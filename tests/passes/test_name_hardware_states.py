@@ -40,6 +40,14 @@ def test_native_code_prints_what_the_interpreter_prints(case):
     assert_native_as_interpreted(CASES / f"{case}.vx")
 
 
+def test_a_kernel_whose_launch_is_read_keeps_its_match_as_its_value():
+    ran = run_front(CASES / "spawn_result.vx", name_hardware_states)
+    kernels = {f.name: f for f in ran.nodes("Fn") if "$kernel" in f.name}
+    values = [kernels[n].body.value for n in sorted(kernels)]
+    assert [v._prod if v is not None else None for v in values] == \
+        ["Match", "Match", "Match", None]
+
+
 def test_a_variable_read_before_a_state_named_is_held_in_a_local_before_it():
     text = to_text(run_front(CASES / "read_before.vx", name_hardware_states).after)
     assert "let ordered: ~_ = y;\n    let state: ~_ = @pin(&mut y);\n" \

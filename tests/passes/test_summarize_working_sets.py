@@ -73,12 +73,31 @@ def test_the_tiles_of_a_generic_instance_have_its_extents():
 @pytest.mark.parametrize("case", NAMES)
 def test_a_tiles_ordinal_is_its_transfers_place_in_walk_order(case):
     """schedule-sub-spaces finds a tile by counting transfers as it rebuilds the tree, so
-    the count must be the walk order: the n-th Transfer of a pre-order walk."""
+    the count must be the walk order: the n-th Transfer of a pre-order walk. A tile made in
+    place or handed over by a call or a branch has no transfer of its own, and no ordinal."""
     ran = _sets(case)
     transfers = [n for n in descendants(ran.after) if n._prod == "Transfer"]
     for ws in ran.ctx.working_sets:
         for t in ws.tiles:
-            assert transfers[t.ordinal] is t.transfer
+            if t.ordinal is None:
+                assert t.transfer._prod != "Transfer"
+            else:
+                assert transfers[t.ordinal] is t.transfer
+
+
+@pytest.mark.parametrize("case", ["tile_through_call", "tile_through_branch"])
+def test_a_tile_handed_over_lives_from_where_it_is_bound(case):
+    [ws] = _sets(case).ctx.working_sets
+    *inner, a = ws.tiles
+    assert a.name == "a" and a.ordinal is None and a.size == 60
+    assert all(t.name is None and t.start == t.last < a.start for t in inner)
+    assert ws.peak == 60
+
+
+def test_a_tile_moved_out_in_a_loop_ends_at_the_move():
+    [ws] = _sets("moved_in_loop").ctx.working_sets
+    first, again = ws.tiles
+    assert first.last < again.start and ws.peak == 60
 
 
 # -- properties ----------------------------------------------------------------------------
