@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from ..nanopass import Pass
 from ..languages.lmatched import Lmatched as L
 from ..scalars.aggregates import Names
+from ..scalars.closure_parts import computes_nothing
 from ..scalars.closures import direct_closures, only_called
 
 
@@ -27,9 +28,11 @@ Bind by a `let` of its own, just before the statement, each argument computing a
 (on variables, literals and their fields) of a call of a closure a `let` binds and only
 calls, whose body is one of its parameters or an `if` choosing among them, given to a
 parameter of a written type, where the call is called or is the value of a `let` of a local
-only called, and is what its statement computes first: `pick(g, h, c.n - 1)(c)` is `let k:
-i32 = c.n - 1; pick(g, h, k)(c)`, which inline-identity-closures makes an `if` calling `g`
-or `h`, where it takes a call given only variables, literals and their fields.
+only called, and what its statement (a `let`, an assignment to a variable, a `return` or an
+expression) computes before it is only variables, literals and their fields: `pick(g, h,
+c.n - 1)(c)` is `let k: i32 = c.n - 1; pick(g, h, k)(c)`, and so is `total = total + pick(g,
+h, c.n - 1)(c)`, which inline-identity-closures makes an `if` calling `g` or `h`, where it
+takes a call given only variables, literals and their fields.
 """, state=State)
 
 
@@ -60,7 +63,9 @@ def _block(run, block):
     stmts: list = []
     for s in block.stmts:
         attr = "expr" if s._prod == "ExprStmt" else "value"
-        if s._prod in ("Let", "Return", "ExprStmt") and getattr(s, attr) is not None:
+        if (s._prod in ("Let", "Return", "ExprStmt") or
+                s._prod == "Assign" and s.target._prod == "Local") and \
+                getattr(s, attr) is not None:
             value, lets = _first(st, getattr(s, attr),
                                  s._prod == "Let" and s.name in st.called)
             s = s.replace(**{attr: value})
@@ -74,8 +79,16 @@ def _block(run, block):
 
 
 def _first(st, e, called: bool):
-    """e, the call it computes first bound as described where that is a call of such a
-    closure that is called (called: e is), and the `let`s binding its arguments."""
+    """e, the call it computes first (after variables, literals and their fields) bound as
+    described where that is a call of such a closure that is called (called: e is), and
+    the `let`s binding its arguments."""
+    if e._prod == "Binary" and e.op not in ("&&", "||"):
+        # the right operand of `&&` or `||` may not run at all
+        if not computes_nothing(e.left):
+            left, lets = _first(st, e.left, False)
+            return e.replace(left=left), lets
+        right, lets = _first(st, e.right, False)
+        return e.replace(right=right), lets
     if e._prod != "Call":
         return e, []
     closure = st.closures.get(e.callee.name) if e.callee._prod == "Local" else None
@@ -84,28 +97,23 @@ def _first(st, e, called: bool):
     if e.callee._prod == "Call":
         callee, lets = _first(st, e.callee, True)
         return e.replace(callee=callee), lets
-    if e.callee._prod in ("Local", "Global") and e.args:
-        first, lets = _first(st, e.args[0], False)
-        return e.replace(args=(first, *e.args[1:])), lets
+    at = next((i for i, a in enumerate(e.args) if not computes_nothing(a)), None)
+    if e.callee._prod in ("Local", "Global") and at is not None:
+        first, lets = _first(st, e.args[at], False)
+        return e.replace(args=(*e.args[:at], first, *e.args[at + 1:])), lets
     return e, []
 
 
 def _bound(st, call, closure):
     lets, args = [], []
     for p, a in zip(closure.params, call.args):
-        if p.type is None or _plain(a) or not _arithmetic(a):
+        if p.type is None or computes_nothing(a) or not _arithmetic(a):
             args.append(a)
             continue
         name = st.names.fresh(p.name)
         lets.append(L["Let"](name, False, p.type, a, span=a.span))
         args.append(L["Local"](name, span=a.span))
     return call.replace(args=tuple(args)), lets
-
-
-def _plain(e) -> bool:
-    while e._prod in ("FieldGet", "TupleGet"):
-        e = e.base
-    return e._prod in ("Local", "Int", "Float", "Bool")
 
 
 def _arithmetic(e) -> bool:

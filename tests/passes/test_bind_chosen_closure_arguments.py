@@ -63,6 +63,15 @@ def test_arithmetic_after_a_call_of_the_statement_stays():
     assert "pick(@dbl, @dbl, k - 1)(3)" in to_text(ran.after)
 
 
+def test_arithmetic_right_of_an_and_stays():
+    # The right of `&&` may not run at all: its arithmetic may not be computed before.
+    ran = run_front("fn dbl(x: i32) -> i32 { x * 2 }\nfn main() {\n    let n = 0;\n"
+                    "    let pick = |a, b, k: i32| if k > 0 { a } else { b };\n"
+                    "    let b = n > 0 && pick(dbl, dbl, 10 / n)(3) > 0;\n    print(b);\n}\n",
+                    bind_chosen_closure_arguments)
+    assert "pick(@dbl, @dbl, 10 / n)(3)" in to_text(ran.after)
+
+
 # Hand-written Lmatched: a closure choosing between two closures by its typed parameter,
 # given arithmetic twice, once called, once bound by a `let` of a local only called; a call
 # of a closure not choosing stays.
