@@ -43,33 +43,22 @@ def test_native_code_prints_what_the_interpreter_prints(case):
     assert_native_as_interpreted(CASES / f"{case}.vx")
 
 
-def test_a_call_given_stays():
-    # less(1) may change what the arguments before it hold, read before it.
-    ran = run_front("fn dbl(x: i32) -> i32 { x * 2 }\nfn inc(x: i32) -> i32 { x + 1 }\n"
-                    "fn less(n: i32) -> i32 { n - 1 }\nfn main() {\n"
-                    "    let pick = |a, b, k: i32| if k > 0 { a } else { b };\n"
-                    "    print(pick(dbl, inc, less(1))(5));\n}\n",
-                    bind_chosen_closure_arguments)
-    assert "pick(@dbl, @inc, @less(1))(5)" in to_text(ran.after)
+_PICK = "fn dbl(x: i32) -> i32 { x * 2 }\nfn main() {\n    let n = 1;\n" \
+    "    let pick = |a, b, k: i32| if k > 0 { a } else { b };\n"
 
 
-def test_arithmetic_after_a_call_of_the_statement_stays():
-    # The call of `two` runs before the arithmetic: a `let` before the statement would not.
-    ran = run_front("fn two() -> i32 { print(2); 2 }\nfn dbl(x: i32) -> i32 { x * 2 }\n"
-                    "fn main() {\n    let k = 1;\n"
-                    "    let pick = |a, b, k: i32| if k > 0 { a } else { b };\n"
-                    "    print(two() + pick(dbl, dbl, k - 1)(3));\n}\n",
-                    bind_chosen_closure_arguments)
-    assert "pick(@dbl, @dbl, k - 1)(3)" in to_text(ran.after)
-
-
-def test_arithmetic_right_of_an_and_stays():
-    # The right of `&&` may not run at all: its arithmetic may not be computed before.
-    ran = run_front("fn dbl(x: i32) -> i32 { x * 2 }\nfn main() {\n    let n = 0;\n"
-                    "    let pick = |a, b, k: i32| if k > 0 { a } else { b };\n"
-                    "    let b = n > 0 && pick(dbl, dbl, 10 / n)(3) > 0;\n    print(b);\n}\n",
-                    bind_chosen_closure_arguments)
-    assert "pick(@dbl, @dbl, 10 / n)(3)" in to_text(ran.after)
+@pytest.mark.parametrize("statement, kept", [
+    # less(n) is a call, which may change what the arguments before it hold, read before it
+    ("print(pick(dbl, dbl, less(n))(5));", "pick(@dbl, @dbl, @less(n))(5)"),
+    # the call of `less` runs before the arithmetic: a `let` before the statement would not
+    ("print(less(n) + pick(dbl, dbl, n - 1)(3));", "pick(@dbl, @dbl, n - 1)(3)"),
+    # the right of `&&` may not run at all
+    ("let b = n > 0 && pick(dbl, dbl, 10 / n)(3) > 0;", "pick(@dbl, @dbl, 10 / n)(3)"),
+])
+def test_arithmetic_not_computed_first_stays(statement, kept):
+    ran = run_front("fn less(n: i32) -> i32 { print(n); n - 1 }\n" + _PICK +
+                    f"    {statement}\n}}\n", bind_chosen_closure_arguments)
+    assert kept in to_text(ran.after)
 
 
 # Hand-written Lmatched: a closure choosing between two closures by its typed parameter,
