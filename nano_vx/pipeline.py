@@ -148,6 +148,7 @@ from .passes.index_uninit_pointers import index_uninit_pointers
 from .passes.lend_uninit_pointers import lend_uninit_pointers
 from .passes.inline_aggregate_references import inline_aggregate_references
 from .passes.inline_borrowed_references import inline_borrowed_references
+from .passes.bind_chosen_closure_arguments import bind_chosen_closure_arguments
 from .passes.inline_identity_closures import inline_identity_closures
 from .passes.inline_reference_constant_lets import inline_reference_constant_lets
 from .passes.inline_returned_references import inline_returned_references
@@ -348,6 +349,7 @@ BACK_END = [
     lower_matches,
     halt_unit_operations,
     erase_unit_lets,
+    bind_chosen_closure_arguments,
     inline_identity_closures,
     wrap_aggregate_function_values,
     number_aggregate_function_values,

@@ -158,7 +158,8 @@ def test_list_passes_prints_the_back_end_between_the_front_end_and_the_spatial_l
         ["halt-unit-operations", "rewrite", "Lmatched", "Lmatched"],
         ["erase-unit-lets", "rewrite", "Lmatched", "Lmatched"]]
     unit = names.index("erase-unit-lets")
-    assert rows[unit + 1:unit + 10] == [
+    assert rows[unit + 1:unit + 11] == [
+        ["bind-chosen-closure-arguments", "rewrite", "Lmatched", "Lmatched"],
         ["inline-identity-closures", "rewrite", "Lmatched", "Lmatched"],
         ["wrap-aggregate-function-values", "rewrite", "Lmatched", "Lmatched"],
         ["number-aggregate-function-values", "rewrite", "Lmatched", "Lmatched"],

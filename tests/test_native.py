@@ -117,15 +117,16 @@ NOT_LOWERED = {
     # may assign a closure, printed: no flag says which kind the variable holds at a call.
     "tests/passes/cases/halt_closure_prints/"
     "e5010_parameter_given_a_variable_an_if_assigns_both_kinds_printed.vx",
-    # Functions taking a struct, given to a closure that returns one it chooses, given
-    # arithmetic to choose by: its value would call it as it was, not as its parts.
+    # Functions taking a struct, given to a closure that returns one it chooses, given a
+    # call to choose by (which may change what the arguments before it hold): its value
+    # would call it as it was, not as its parts.
     "tests/passes/cases/check_aggregate_function_values/"
-    "e5010_chosen_by_a_closure_given_arithmetic.vx",
+    "e5010_chosen_by_a_closure_given_a_call.vx",
     # A closure a `let mut` binds, called in a `spawn` body in a closure's body that a
-    # closure made inside another closure calls, before the `let` of a variable another
-    # closure it is given reads: that closure may be called later.
+    # closure made inside another closure calls, which that closure gives back, before the
+    # `let` of a variable another closure it is given reads: it may be called later.
     "tests/passes/cases/choose_closures_in_kernels/"
-    "e5010_launched_by_a_closure_named_in_a_closure_inside_another.vx",
+    "e5010_launched_by_a_closure_named_in_a_closure_another_gives_back.vx",
     # A `spawn` body assigning a tensor of the launcher whole and calling in a loop a closure
     # that moves it, the loop reading it after an operator's value, assigning it only on some
     # turns: a check of the flag before the statement would come before that value.

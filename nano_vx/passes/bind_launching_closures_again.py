@@ -10,7 +10,7 @@ from ..languages.lpinned import Lpinned as L
 from ..languages.lresolved import display_name, unused_name
 from ..nanopass import Pass, descendants
 from ..scalars.aggregates import fresh_item
-from ..scalars.closures import bound_in, captures
+from ..scalars.closures import bound_in, captures, run_when_called
 from ..scalars.storages import fresh_copy
 
 bind_launching_closures_again = Pass("bind-launching-closures-again", L, L, """
@@ -26,8 +26,9 @@ while `f` holds a closure bound before it, and the second is bound after the clo
 reading `m`, which its kernel can be given. A closure calling `run` (`let twice = |y: i32|
 run(y) + run(y);`) is bound again likewise, after `run`'s copy, which its copy calls. It is
 done for a closure that the function's body names only as the callee of calls outside
-closures or in the body of another such closure (a closure made inside one naming it, or a
-value of it, may call it later, holding the first kernel).
+closures or in the body of another such closure, or of a closure a `let` in that body binds
+that only calls of it there call (a closure made inside one otherwise naming it, or a value
+of it, may call it later, holding the first kernel).
 """)
 
 
@@ -92,7 +93,8 @@ def _closures_to_bind(fn) -> dict:
     """Each `let` of fn's body binding a closure that launches a kernel given a variable a
     `let mut` binds to a closure, or that calls such a closure -> (the closure, the
     variables the closures that variable is given read); each named only as the callee of
-    calls outside closures or in the body of another of them (not in a closure inside it)."""
+    calls outside closures or in the body of another of them (in a closure made inside it
+    only where that runs only while it runs: `run_when_called`)."""
     stmts = fn.body.stmts
     chosen = {s.name for s in stmts if s._prod == "Let" and s.mutable
               and s.value._prod == "Closure"}
@@ -120,9 +122,7 @@ def _closures_to_bind(fn) -> dict:
     inner = {id(n) for c in descendants(fn.body) if c._prod == "Closure"
              for n in descendants(c.body)}
     while True:  # named otherwise, it (and each naming it) may call the first kernels
-        called = {id(n) for c, _ in found.values() for n in descendants(c.body)} - {
-            id(n) for c, _ in found.values() for m in descendants(c.body)
-            if m._prod == "Closure" for n in descendants(m.body)}
+        called = set().union(*(run_when_called(c) for c, _ in found.values()))
         out = {name for name in found if not all(
             id(n) in callees and (id(n) not in inner or id(n) in called)
             for n in descendants(fn.body) if n._prod == "Local" and n.name == name)}

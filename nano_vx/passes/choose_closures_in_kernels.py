@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from ..languages.lpinned import Lpinned as L
 from ..languages.lresolved import display_name, unused_name
 from ..nanopass import Pass, descendants
-from ..scalars.closures import bound_in, captures
+from ..scalars.closures import bound_in, captures, run_when_called
 
 
 @dataclass
@@ -123,8 +123,8 @@ def _runs_until(fn, at: int, launch) -> float:
     """The last statement of fn's body (past them, its value) a launch in the body of a
     closure its statement `at` binds may run in: the last calling the closure, where fn
     names it only as the callee of calls outside closures or in the body of another closure
-    a `let` binds (the last calling that one, likewise), the launch not in a closure of its
-    own; else any later one. An assignment giving the variable a closure bound after `at`
+    a `let` binds, or of a closure made there that only its call calls (the last calling
+    that one, likewise), the launch not in a closure of its own; else any later one. An assignment giving the variable a closure bound after `at`
     comes after the `let`s of what that closure reads: a call before that cannot see it."""
     s = fn.body.stmts[at]
     if s._prod != "Let" or s.mutable or s.value._prod != "Closure" or any(
@@ -145,7 +145,7 @@ def _called_until(fn, at: int, seen: set) -> float:
     value = () if fn.body.value is None else (fn.body.value,)
     until = at
     for i, t in enumerate(stmts + value):
-        inner = {id(n): c for c in descendants(t) if c._prod == "Closure"
+        inner = {id(n) for c in descendants(t) if c._prod == "Closure"
                  for n in descendants(c.body)}
         for n in descendants(t):
             if n._prod != "Local" or n.name != s.name:
@@ -154,8 +154,9 @@ def _called_until(fn, at: int, seen: set) -> float:
                 return float("inf")
             if id(n) in inner:
                 # called in a closure's body: when that closure is called, if a `let` binds it
-                c = inner[id(n)]
-                if not (t._prod == "Let" and t.value is c and i > at):
+                # (in a closure made in it too, that only its call calls)
+                if not (t._prod == "Let" and t.value._prod == "Closure" and i > at and
+                        id(n) in run_when_called(t.value)):
                     return float("inf")
                 until = max(until, _called_until(fn, i, seen | {at}))
             else:

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from ..nanopass import Pass
 from ..languages.lmatched import Lmatched as L
-from ..scalars.closure_parts import rechoose
+from ..scalars.closure_parts import computes_nothing, rechoose
 from ..scalars.closures import direct_closures, only_called
 from ..scalars.storages import bound_locals, chosen_values, fresh_copy
 
@@ -119,15 +119,9 @@ def _given_back(st, e):
     chosen = {v.name for v in chosen_values(closure.body.value)}
     if not all(given[name]._prod == "Local" or given[name]._prod == "Global" and
                given[name].name in st.fns for name in chosen) or \
-            not all(_plain(a) for name, a in given.items() if name not in chosen):
+            not all(computes_nothing(a) for name, a in given.items() if name not in chosen):
         return e
     return _substituted(closure.body.value, given)
-
-
-def _plain(e) -> bool:
-    while e._prod in ("FieldGet", "TupleGet"):
-        e = e.base
-    return e._prod in ("Local", "Int", "Float", "Bool")
 
 
 def _substituted(e, given: dict):

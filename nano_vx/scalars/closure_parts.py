@@ -190,6 +190,14 @@ def _zero(ty, span):
     return made if ty.name == "bool" else L["Cast"](made, ty, span=span)
 
 
+def computes_nothing(e) -> bool:
+    """Whether e is a variable, a literal or a field of one, which computes nothing and
+    cannot stop."""
+    while e._prod in ("FieldGet", "TupleGet"):
+        e = e.base
+    return e._prod in ("Local", "Int", "Float", "Bool")
+
+
 def rechoose(value, arm, walk):
     """value, each value v an `if` (and each `else if`) may give made arm(v), and each
     condition walk(cond)."""

@@ -587,3 +587,27 @@ def reference_to_first(name: str, ty, tensor: str, rank: int, span):
     for _ in range(rank):
         place = L["Index"](place, L["Int"](0, "i32", span=span), span=span)
     return L["Let"](name, True, ty, L["Borrow"](place, ty.mutable, span=span), span=span)
+
+
+def run_when_called(closure) -> set:
+    """id() of each node of closure's body that runs only while a call of it runs: outside
+    closures made in it, or in one a `let` there binds that is named only as the callee of
+    calls that run so (it is called only then, and no value of it is left after)."""
+    lets = {n.name: n.value for n in descendants(closure.body)
+            if n._prod == "Let" and n.value._prod == "Closure"}
+    callees = {id(n.callee) for n in descendants(closure.body) if n._prod == "Call"}
+    region, safe = _outside_closures(closure.body), set()
+    while True:
+        more = {name for name, c in lets.items() if name not in safe and id(c) in region and
+                all(id(n) in region and id(n) in callees for n in descendants(closure.body)
+                    if n._prod == "Local" and n.name == name)}
+        if not more:
+            return region
+        safe |= more
+        for name in more:
+            region |= _outside_closures(lets[name].body)
+
+
+def _outside_closures(node) -> set:
+    return {id(n) for n in descendants(node)} - {
+        id(n) for m in descendants(node) if m._prod == "Closure" for n in descendants(m.body)}

@@ -46,9 +46,9 @@ def test_each_let_a_closure_reads_starts_a_copy_at_the_next_call():
 
 # Hand-written Lpinned: `go` called in a `let` before the `let` of `n`, which the closure `g`
 # is given reads, and in the body's value after it (bound again there); `both`, naming
-# `late` in a closure it makes, called likewise (neither is bound again: that closure may
-# be called later, holding `late`'s kernel); `one` launches a kernel given no `let mut`
-# closure (left).
+# `late` in a closure it makes and names as a value, called likewise (neither is bound
+# again: that closure may be called later, holding `late`'s kernel); `one` launches a kernel
+# given no `let mut` closure (left).
 HANDWRITTEN = """
     // IL: Lpinned
     fn work(k: i32) -> i32 {
@@ -65,7 +65,8 @@ HANDWRITTEN = """
             let h: ~_ = || {
                 late(c)
             };
-            h() * late(c)
+            let named: ~_ = h;
+            named() * late(c)
         };
         let one: ~_ = |c#1: i32| {
             launch work$kernel1 on(Topology::CPU)(k, c#1)
@@ -98,6 +99,11 @@ def test_handwritten_only_a_closure_called_by_name_is_bound_again(run_pass, snap
     assert "    let go#1: ~_ = |b#2: i32| {\n        launch work$kernel0_1 on(Topology::CPU)" \
         "(g, b#2)\n    };\n    go#1(2) - both(2) - one(2)\n}" in ran.dump
     assert ran.dump.count("let ") == HANDWRITTEN.count("let ") + 1
+    # made in `both` and called only there, `h` would run only while `both` runs
+    called = run_pass("bind-launching-closures-again", HANDWRITTEN.replace(
+        "            let named: ~_ = h;\n            named() * late(c)\n",
+        "            h() * late(c)\n"))
+    assert "let both#1: ~_ = |c#2: i32| {" in called.dump
     assert _printed(ran.before) == _printed(ran.tree) == "-96\n"
     assert ran.dump == snapshot_txt
 
@@ -105,7 +111,8 @@ def test_handwritten_only_a_closure_called_by_name_is_bound_again(run_pass, snap
 def test_a_closure_calling_one_bound_again_is_bound_again_after_it(run_pass):
     ran = run_pass("bind-launching-closures-again", HANDWRITTEN.replace(
         "            let h: ~_ = || {\n                late(c)\n            };\n"
-        "            h() * late(c)\n", "            late(c) * late(c)\n"))
+        "            let named: ~_ = h;\n            named() * late(c)\n",
+        "            late(c) * late(c)\n"))
     assert ran.codes == []
     assert "    let late#1: ~_ = |b#2: i32| {\n        launch work$kernel0_1 on(Topology::CPU)" \
         "(g, b#2)\n    };\n    let both#1: ~_ = |c#2: i32| {\n        late#1(c#2) * " \

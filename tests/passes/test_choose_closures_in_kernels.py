@@ -81,17 +81,26 @@ def test_a_launch_in_a_closure_another_names_before_a_closure_is_bound_is_given_
     assert "@print(twice#1(5));" in text
 
 
-def test_a_launch_in_a_closure_named_in_a_closure_inside_another_stays_passed():
-    """The closure launching the kernel is named by a closure `twice` makes, which may run
-    later: the kernel is given the closure value, which native code refuses, and the
-    interpreter runs it."""
-    case = CASES / "e5010_launched_by_a_closure_named_in_a_closure_inside_another.vx"
+def test_a_launch_in_a_closure_named_in_a_closure_given_back_stays_passed():
+    """The closure launching the kernel is named by a closure `mk` makes and gives back,
+    which may run later: the kernel is given the closure value, which native code refuses,
+    and the interpreter runs it."""
+    case = CASES / "e5010_launched_by_a_closure_named_in_a_closure_another_gives_back.vx"
     assert_refused_then_repaired(case, check_native_subset, "E5010",
                                  "a closure passed to a function")
     ran = run_front(case, choose_closures_in_kernels)
     assert "launch main$kernel0 on(Topology::CPU)(f, y)" in to_text(ran.after)
     native = run_cli(case)
-    assert native[:2] == (0, "6\n50\n") and "a closure passed to a function" in native[2]
+    assert native[:2] == (0, "3\n5\n15\n") and "a closure passed to a function" in native[2]
+
+
+def test_a_launch_in_a_closure_only_the_closure_around_it_calls_is_chosen():
+    """The closure made inside `twice` runs only while `twice` runs: `twice` is bound again
+    after the `let` of `m`, its copy's inner closure calling `run`'s copy."""
+    text = to_text(run_front(CASES / "launched_by_a_closure_named_in_a_closure_inside_another.vx",
+                             choose_closures_in_kernels).after)
+    assert "launch main$kernel0_1 on(Topology::CPU)(f_which, y#2, f_0, f_1)" in text
+    assert "run#1(y#3)" in text and "@print(twice#1(5));" in text
 
 
 def test_a_variable_a_kernel_assigns_is_left_as_it_is():
