@@ -221,9 +221,11 @@ def test_handwritten_a_value_match_is_refused(run_pass, snapshot_txt):
     # `let mut` binds choose-closures-in-kernels binds so, but for one launched in a closure
     # another closure calls before the `let` of what a closure it is given reads (bind-
     # launching-closures-again binds a launching closure called by name or by a closure
-    # calling it, not one a closure made inside another names: it may be called later)
+    # calling it, not one a closure made inside another names as a value: it may be called
+    # later)
     ("let mut f = |x: i32| x;\n    let run = || spawn on(Topology::CPU) { f(2) };\n"
-     "    let again = || { let h = || run(); h() };\n    print(again());\n    let m = 1;\n"
+     "    let again = || { let h = || run(); let k = h; k() };\n    print(again());\n"
+     "    let m = 1;\n"
      "    f = |x: i32| x + m;\n    print(again());", "a closure passed to a function"),
     ("let f = |g, x: i32| g(g, x);", "a closure whose type holds itself"),
     ("let f = |x: i32| x;\n    let g = |x: i32| x;\n    let n = 2;\n"
