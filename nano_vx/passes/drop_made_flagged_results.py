@@ -4,10 +4,10 @@ Same IL: a drop is nothing to the interpreter, so it runs the output as it ran t
 
 from __future__ import annotations
 
-from ..backend.buffers import fresh_results, live_in, makes_fresh, tensor_ranks
+from ..backend.buffers import flags_lent, fresh_results, live_in, names_local, tensor_ranks
 from ..languages.ldrops import Ldrops
 from ..nanopass import Pass
-from ..nanopass.verify import child_nodes, descendants
+from ..nanopass.verify import child_nodes
 from ..scalars.block_scopes import successors
 
 drop_made_flagged_results = Pass("drop-made-flagged-results", Ldrops, Ldrops, """
@@ -34,51 +34,11 @@ Drop = Ldrops["Drop"]
 def _program(run, node):
     fns = {i.name: i for i in node.items if i._prod == "Fn"}
     fresh = fresh_results(node)
-    flagging = frozenset(name for name, fn in fns.items() if _flagging(fn, fresh))
+    flagging = frozenset(name for name, fn in fns.items() if flags_lent(fn, fresh))
     if not flagging:
         return node
     return node.replace(items=tuple(_fn(i, flagging) if i._prod == "Fn" else i
                                     for i in node.items))
-
-
-def _flagging(fn, fresh: frozenset) -> bool:
-    """Whether fn's last parameter is a `&mut bool` it sets only, to true, right before
-    returning a parameter, every other `return` giving a tensor it made."""
-    if not fn.params:
-        return False
-    flag = fn.params[-1]
-    if flag.type._prod != "BorrowType" or not flag.type.mutable \
-            or getattr(flag.type.inner, "name", None) != "bool":
-        return False
-    params = {p.name for p in fn.params[:-1]}
-    for b in fn.blocks:
-        sets = [s for s in b.stmts if _sets(s, flag.name)]
-        named = [s for s in b.stmts if _names(s, flag.name)]
-        if len(named) != len(sets) or _names(b.exit, flag.name):
-            return False
-        if b.exit._prod != "Return":
-            if sets:
-                return False
-            continue
-        value = b.exit.value
-        if value is None:
-            return False
-        if value._prod == "Local" and value.name in params:
-            if not sets or b.stmts[-1] is not sets[-1]:
-                return False
-        elif sets or not makes_fresh(value, fresh):
-            return False
-    return True
-
-
-def _sets(s, flag: str) -> bool:
-    return s._prod == "Assign" and s.op == "=" and s.target._prod == "Deref" \
-        and s.target.value._prod == "Local" and s.target.value.name == flag \
-        and s.value._prod == "Bool" and s.value.value is True
-
-
-def _names(node, name: str) -> bool:
-    return any(n._prod == "Local" and n.name == name for n in descendants(node))
 
 
 def _fn(fn, flagging: frozenset):
@@ -123,8 +83,8 @@ def _made_alone(fn, b, i: int, flag: str, rank: int) -> bool:
                and s.value.value is False for s in before):
         return False
     flag_uses = sum(1 for blk in fn.blocks for s in (*blk.stmts, blk.exit)  # the call, the branch
-                    if _names(s, flag))
-    if flag_uses != 2 or any(_names(s, name) for s in b.stmts[i + 1:]):
+                    if names_local(s, flag))
+    if flag_uses != 2 or any(names_local(s, name) for s in b.stmts[i + 1:]):
         return False
     for blk in fn.blocks:
         for s in (*blk.stmts, blk.exit):
@@ -132,7 +92,7 @@ def _made_alone(fn, b, i: int, flag: str, rank: int) -> bool:
                 continue
             if s._prod in ("Let", "Drop") and s.name == name:
                 return False
-            if _names(s, name) and not _elements(s, name, rank):
+            if names_local(s, name) and not _elements(s, name, rank):
                 return False
     return True
 

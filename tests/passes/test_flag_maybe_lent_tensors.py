@@ -42,8 +42,18 @@ def test_the_flag_chooses_between_the_copy_and_the_tensor_lent():
     assert "    let agg#1: ~_ = @maybe(x, 0.5, &mut lent#2);\n" in text
     assert "    if lent#2 {\n        *lent = true;\n    } else {\n        for copied in 0..2 {\n" \
            "            (*ret_b)[copied] = agg#1[copied];\n" in text
-    assert "    p_a = @wrap(&mut t, &mut u, &mut p_b, &mut lent);\n    if lent {\n" \
+    assert "    p_a = @wrap(&mut t, &mut u, &mut p_b, &mut lent, &mut lent#1);\n    if lent {\n" \
            "        p_b = t;\n    }\n" in text
+
+
+def test_a_result_a_lending_call_gave_hands_on_its_flag():
+    """wrap's result is what `maybe(z, ..)` gave: wrap's own flag, handed on to that call,
+    says whether it is the tensor its caller lent (drop-flagged-takers reads it)."""
+    text = to_text(run_front(COPY_OUT / "maybe_lent.vx", flag_maybe_lent_tensors).after)
+    assert "ret_b: &mut Tensor<f32, [2], Memory::CPU_DRAM>, lent: &mut bool, " \
+           "lent#1: &mut bool) -> Tensor<f32, [2], Memory::CPU_DRAM> {\n" in text
+    assert "    let agg: ~_ = @maybe(z, 0.0, lent#1);\n" in text
+    assert "    let mut lent#1: ~bool = false;\n    p_a = @wrap(" in text
 
 
 PROGRAM = """struct Both {{ a: Tensor<i32, [2]>, b: Tensor<i32, [2]> }}
