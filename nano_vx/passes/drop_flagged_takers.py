@@ -19,12 +19,14 @@ saying which, and drop the buffer where the variable is dead and the flag says i
 flag-maybe-lent-tensors' caller takes a tensor given back into a variable a constructor
 made, which the callee fills, or, where its flag says it lent it, makes the variable the
 tensor it lent (`let mut p_b = T::new(); wrap(t, u, p_b, &mut lent); if lent { p_b = t; }`;
-renew-taken-tensors' `p_b = T::new();` before another such call): find-owned-buffers owns
-no variable given another local's buffer, so each call kept a buffer. The flag, `let mut
-owns = false;` as the function starts, is set true after each assignment of a tensor made
-(a constructor, a transfer, a call of a function returning only what it made), false
-after any other and after a drop drop-replaced-buffers made (just before an assignment
-replacing a buffer of its own); where the variable's liveness, those drops counting as
+renew-taken-tensors' `p_b = T::new();` before another such call), and takes its result
+into a variable that may be the tensor it lent, its result flag saying which (`let p_a =
+wrap(t, u, p_b, &mut lent, &mut lent_r);`, made where `lent_r` is false): find-owned-buffers
+owns no variable given another local's buffer, so each call kept a buffer. The flag,
+`let mut owns = false;` as the function starts, is set true after each assignment of a
+tensor made (a constructor, a transfer, a call of a function returning only what it made),
+to `!lent_r` after a call with a result flag, false after any other and after a drop
+drop-replaced-buffers made (just before an assignment replacing a buffer of its own); where the variable's liveness, those drops counting as
 reads, says it is read no more, as insert-drops places a drop, `branch owns` leads to a
 block dropping it (a tensor made and never read is dropped at once). It is for a variable
 dropped nowhere else (but there), given at least one tensor made and one other, whose

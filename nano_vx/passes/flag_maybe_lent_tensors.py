@@ -51,7 +51,11 @@ call of which a `let` binds; and a give-back of a local a `let` binds to such a 
 otherwise only by elements, which lends it a `&mut` tensor parameter, the only give-back of
 its out-parameter, of extents known, in a function called only as a statement (or what a
 `let` or an assignment to a local stores) lending a variable there and taking the tensor
-into another.
+into another. Where such a function's result is what a call of `maybe` gave of its own
+`&mut` parameter (by itself, or through the start scalarize-aggregates gives the result,
+given it once), it hands a flag of its own, its last parameter, on to that call: true
+exactly where its result is the tensor its caller lent, and else one `maybe` made, which
+the caller's local then owns (drop-flagged-takers drops it).
 """, state=State)
 
 
