@@ -242,14 +242,20 @@ def makes_fresh(e, fresh: frozenset) -> bool:
     return e._prod in FRESH or called(e) in fresh
 
 
+def _flag_parameter(fn):
+    """fn's last parameter where it is a `&mut bool`, else None."""
+    flag = fn.params[-1] if fn.params else None
+    if flag is None or flag.type._prod != "BorrowType" or not flag.type.mutable \
+            or getattr(flag.type.inner, "name", None) != "bool":
+        return None
+    return flag
+
+
 def flags_lent(fn, fresh: frozenset) -> bool:
     """Whether fn's last parameter is a `&mut bool` it sets only, to true, right before
     returning a parameter, every other `return` giving a tensor it made."""
-    if not fn.params:
-        return False
-    flag = fn.params[-1]
-    if flag.type._prod != "BorrowType" or not flag.type.mutable \
-            or getattr(flag.type.inner, "name", None) != "bool":
+    flag = _flag_parameter(fn)
+    if flag is None:
         return False
     params = {p.name for p in fn.params[:-1]}
     for b in fn.blocks:
@@ -288,11 +294,8 @@ def result_flagging(fn, flagging: frozenset) -> bool:
     of a function of `flagging` (`flags_lent`) whose result, or a local bound to it, every
     `return` gives and nothing drops: the flag is then true exactly where fn's result is the
     tensor of the parameter it lent that call, and else a buffer the call made."""
-    if not fn.params:
-        return False
-    flag = fn.params[-1]
-    if flag.type._prod != "BorrowType" or not flag.type.mutable \
-            or getattr(flag.type.inner, "name", None) != "bool":
+    flag = _flag_parameter(fn)
+    if flag is None:
         return False
     named = [n for n in descendants(fn) if n._prod == "Local" and n.name == flag.name]
     lets = {}

@@ -821,12 +821,6 @@ FLAGGED_TAKERS = {
 }
 
 
-@pytest.mark.parametrize("case", sorted(FLAGGED_TAKERS))
-def test_a_variable_taking_a_tensor_made_for_it_or_lent_gives_back_its_own(tmp_path, case):
-    printed, body = FLAGGED_TAKERS[case]
-    _assert_given_back(tmp_path, TAKERS_FLAGGED.replace("BODY", body), printed)
-
-
 # The caller's variable taking a flagging function's result, which is what `maybe` gave of
 # the callee's own `&mut` parameter (`Both { a: maybe(z, k), .. }`): the callee's result
 # flag, handed on to `maybe`, says whether it is the tensor the caller lent or one made,
@@ -856,6 +850,12 @@ FLAGGED_RESULTS = {
                            "p = wrap(&mut t, &mut u, 3.0); s = s + p.a[0]; "
                            "p = fresh(2.0); s = s + p.a[1];"),
 }
+
+
+@pytest.mark.parametrize("case", sorted(FLAGGED_TAKERS))
+def test_a_variable_taking_a_tensor_made_for_it_or_lent_gives_back_its_own(tmp_path, case):
+    printed, body = FLAGGED_TAKERS[case]
+    _assert_given_back(tmp_path, TAKERS_FLAGGED.replace("BODY", body), printed)
 
 
 @pytest.mark.parametrize("case", sorted(FLAGGED_RESULTS))
