@@ -862,3 +862,44 @@ def test_a_variable_taking_a_tensor_made_for_it_or_lent_gives_back_its_own(tmp_p
 def test_a_variable_taking_a_result_made_or_lent_gives_back_its_own(tmp_path, case):
     printed, body = FLAGGED_RESULTS[case]
     _assert_given_back(tmp_path, RESULT_FLAGGED.replace("BODY", body), printed)
+
+
+# A function saying through a flag of its own whether it returned its parameter's tensor,
+# its made one a call's (`return made(k);`): the caller reads the made tensor only on the
+# flag's false branch, whose blocks join the true branch's after; it is given back on the
+# way from its last read to the join (drop-made-flagged-results). 3,000 turns of 1 MiB.
+JOINED = """
+fn made(k: f32) -> Tensor<f32, [262144]> { Tensor<f32, [262144]>::fill(k) }
+
+fn maybe(x: &mut Tensor<f32, [262144]>, k: f32, lent: &mut bool) -> Tensor<f32, [262144]> {
+    if k > 1.0 { return made(k); }
+    *lent = true;
+    *x
+}
+
+fn main() {
+    let mut t = Tensor<f32, [262144]>::fill(5.0);
+    let mut i = 0;
+    let mut s = 0.0f32;
+    while i < 3000 {
+        let mut l = false;
+        let q = maybe(&mut t, (i % 2) as f32 * 3.0, &mut l);
+        READ
+        i = i + 1;
+    }
+    print(s);
+}
+"""
+JOINS = {
+    "one arm": ("6000", "if l { s = s + 1.0; } else { s = s + q[0]; }"),
+    "nested arms": ("8250", "if l { s = s + 1.0; } else { if i % 4 == 1 { s = s + q[0]; } "
+                            "else { s = s + q[1] * 2.0; } }"),
+    "the lent tensor written": ("7503", "if l { s = s + t[0]; t[0] = 2.0; } "
+                                        "else { s = s + q[0]; }"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(JOINS))
+def test_a_made_tensor_read_where_the_ways_join_is_given_back_on_the_way(tmp_path, case):
+    printed, read = JOINS[case]
+    _assert_given_back(tmp_path, JOINED.replace("READ", read), printed)
