@@ -65,8 +65,9 @@ def _program(run, program):
     fns = st.fns = {i.name: i for i in program.items if i._prod == "Fn"}
     named = _named(program, fns)
     bound = [n.value for n in descendants(program) if n._prod == "Let"]
+    making = frozenset(name for name, fn in fns.items() if _making(fn))
     for name, fn in fns.items():
-        k = _lending(fn)
+        k = _lending(fn, making)
         if k is not None and named.get(name, 0) == sum(
                 _calls(v, {name}) for v in bound):
             st.maybe[name] = k
@@ -108,20 +109,39 @@ def _reference(p) -> bool:
     return lent(p.type) and is_tensor(p.type.inner)
 
 
-def _lending(fn) -> int | None:
-    """The index of the `&mut` tensor parameter x of fn whose `*x` some ways out give, every
-    other a tensor made there (or a local bound to one that nothing else holds); None where
-    fn is not so."""
+def _values(fn) -> list | None:
+    """What each way out of fn gives; None where fn returns no tensor, runs on a device or
+    makes a closure."""
     if not is_tensor(fn.ret) or fn.on is not None or fn.body.value is None or \
             any(n._prod == "Closure" for n in descendants(fn.body)):
         return None
-    values = [n.value for n in descendants(fn.body) if n._prod == "Return"] + [fn.body.value]
+    return [n.value for n in descendants(fn.body) if n._prod == "Return"] + [fn.body.value]
+
+
+def _made(values: list, fresh: set, making: frozenset = frozenset()) -> int:
+    """How many of `values` give a tensor made there: a constructor's, a literal's, a
+    transfer's, a local's of `fresh`, or a call's of a function of `making`."""
+    return sum(v is not None and (v._prod in MADE or v._prod == "Local" and v.name in fresh
+                                  or _calls(v, making)) for v in values)
+
+
+def _making(fn) -> bool:
+    """Whether every way out of fn gives a tensor made there, which nothing else holds."""
+    values = _values(fn)
+    return values is not None and _made(values, _fresh(fn, values)) == len(values)
+
+
+def _lending(fn, making: frozenset) -> int | None:
+    """The index of the `&mut` tensor parameter x of fn whose `*x` some ways out give, every
+    other a tensor made there (or a local bound to one that nothing else holds, or a call
+    of a function of `making`); None where fn is not so."""
+    values = _values(fn)
+    if values is None:
+        return None
     params = {p.name: k for k, p in enumerate(fn.params) if _reference(p)}
     lenders = {params.get(v.value.name) for v in values if v is not None and
                v._prod == "Deref" and v.value._prod == "Local"}
-    fresh = _fresh(fn, values)
-    made = sum(v is not None and (v._prod in MADE or v._prod == "Local" and v.name in fresh)
-               for v in values)
+    made = _made(values, _fresh(fn, values), making)
     if len(lenders) != 1 or None in lenders or not made or \
             made + sum(v._prod == "Deref" for v in values if v is not None) != len(values):
         return None

@@ -769,8 +769,8 @@ def test_a_tensor_a_flagging_function_made_is_given_back_after_its_copy(tmp_path
 
 # The caller's variable taking a tensor a flagging function gives back holds, by turns, the
 # new tensor made for it (renew-taken-tensors' too) and the tensor it lent: 3,000 turns of
-# 1 MiB (3 GiB kept if none were given back) on the lent path (the repaired
-# copy_out_tensors/e5010_maybe_lent_or_made_by_a_call program in a loop), on alternate
+# 1 MiB (3 GiB kept if none were given back) on the lent path (the
+# copy_out_tensors/maybe_lent program in a loop), on alternate
 # paths, into a variable declared before the loop, twice a turn, and then given a struct a
 # function makes.
 TAKERS_FLAGGED = """
@@ -865,11 +865,16 @@ def test_a_variable_taking_a_result_made_or_lent_gives_back_its_own(tmp_path, ca
 
 
 # A function saying through a flag of its own whether it returned its parameter's tensor,
-# its made one a call's (`return made(k);`): the caller reads the made tensor only on the
+# its made one a call's (`return made(k);`, of a `let mut` flag-maybe-lent-tensors does not
+# follow, so the flag is the program's own): the caller reads the made tensor only on the
 # flag's false branch, whose blocks join the true branch's after; it is given back on the
 # way from its last read to the join (drop-made-flagged-results). 3,000 turns of 1 MiB.
 JOINED = """
-fn made(k: f32) -> Tensor<f32, [262144]> { Tensor<f32, [262144]>::fill(k) }
+fn made(k: f32) -> Tensor<f32, [262144]> {
+    let mut m = Tensor<f32, [262144]>::fill(k);
+    m[3] = k;
+    m
+}
 
 fn maybe(x: &mut Tensor<f32, [262144]>, k: f32, lent: &mut bool) -> Tensor<f32, [262144]> {
     if k > 1.0 { return made(k); }
