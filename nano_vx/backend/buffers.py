@@ -242,6 +242,87 @@ def makes_fresh(e, fresh: frozenset) -> bool:
     return e._prod in FRESH or called(e) in fresh
 
 
+def _flag_parameter(fn):
+    """fn's last parameter where it is a `&mut bool`, else None."""
+    flag = fn.params[-1] if fn.params else None
+    if flag is None or flag.type._prod != "BorrowType" or not flag.type.mutable \
+            or getattr(flag.type.inner, "name", None) != "bool":
+        return None
+    return flag
+
+
+def flags_lent(fn, fresh: frozenset) -> bool:
+    """Whether fn's last parameter is a `&mut bool` it sets only, to true, right before
+    returning a parameter, every other `return` giving a tensor it made."""
+    flag = _flag_parameter(fn)
+    if flag is None:
+        return False
+    params = {p.name for p in fn.params[:-1]}
+    for b in fn.blocks:
+        sets = [s for s in b.stmts if _sets_flag(s, flag.name)]
+        named = [s for s in b.stmts if names_local(s, flag.name)]
+        if len(named) != len(sets) or names_local(b.exit, flag.name):
+            return False
+        if b.exit._prod != "Return":
+            if sets:
+                return False
+            continue
+        value = b.exit.value
+        if value is None:
+            return False
+        if value._prod == "Local" and value.name in params:
+            if not sets or b.stmts[-1] is not sets[-1]:
+                return False
+        elif sets or not makes_fresh(value, fresh):
+            return False
+    return True
+
+
+def _sets_flag(s, flag: str) -> bool:
+    return s._prod == "Assign" and s.op == "=" and s.target._prod == "Deref" \
+        and s.target.value._prod == "Local" and s.target.value.name == flag \
+        and s.value._prod == "Bool" and s.value.value is True
+
+
+
+def names_local(node, name: str) -> bool:
+    return any(n._prod == "Local" and n.name == name for n in descendants(node))
+
+
+def result_flagging(fn, flagging: frozenset) -> bool:
+    """Whether fn's last parameter is a `&mut bool` it only hands on, as the flag of a call
+    of a function of `flagging` (`flags_lent`) whose result, or a local bound to it, every
+    `return` gives and nothing drops: the flag is then true exactly where fn's result is the
+    tensor of the parameter it lent that call, and else a buffer the call made."""
+    flag = _flag_parameter(fn)
+    if flag is None:
+        return False
+    named = [n for n in descendants(fn) if n._prod == "Local" and n.name == flag.name]
+    lets = {}
+    for b in fn.blocks:
+        for s in b.stmts:
+            if s._prod == "Let":
+                lets[s.name] = None if s.name in lets else s
+    made = [s for s in lets.values() if s is not None and called(s.value) in flagging
+            and s.value.args and s.value.args[-1] is (named[0] if len(named) == 1 else None)]
+    if len(made) != 1 or made[0].name in fn.cells:
+        return False
+    held = {made[0].name}
+    grown = True
+    while grown:
+        more = {x for x, s in lets.items() if s is not None and x not in fn.cells and
+                s.value._prod == "Local" and s.value.name in held}
+        grown = not more <= held
+        held |= more
+    returns = [b.exit for b in fn.blocks if b.exit._prod == "Return"]
+    return bool(returns) and all(
+        r.value is not None and r.value._prod == "Local" and r.value.name in held
+        for r in returns) and not any(
+            s._prod == "Drop" and s.name in held or s._prod == "Assign" and
+            s.target._prod == "Local" and s.target.name in held
+            for b in fn.blocks for s in b.stmts)
+
+
 def fresh_lets(fn, fresh: frozenset) -> dict:
     """The locals of `fn` bound once, outside a cell, to a fresh tensor (`fresh`: the
     functions whose result is one), each with its `let`."""

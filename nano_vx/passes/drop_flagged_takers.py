@@ -5,8 +5,8 @@ so it runs the output as it ran the input."""
 
 from __future__ import annotations
 
-from ..backend.buffers import (defines, fresh_results, kept_ranks, lent, live_in, makes_fresh,
-                               reads, tensor_ranks)
+from ..backend.buffers import (defines, flags_lent, fresh_results, kept_ranks, lent, live_in,
+                               makes_fresh, reads, result_flagging, tensor_ranks)
 from ..languages.ldrops import Ldrops as L
 from ..nanopass import Pass
 from ..nanopass.verify import descendants
@@ -19,12 +19,14 @@ saying which, and drop the buffer where the variable is dead and the flag says i
 flag-maybe-lent-tensors' caller takes a tensor given back into a variable a constructor
 made, which the callee fills, or, where its flag says it lent it, makes the variable the
 tensor it lent (`let mut p_b = T::new(); wrap(t, u, p_b, &mut lent); if lent { p_b = t; }`;
-renew-taken-tensors' `p_b = T::new();` before another such call): find-owned-buffers owns
-no variable given another local's buffer, so each call kept a buffer. The flag, `let mut
-owns = false;` as the function starts, is set true after each assignment of a tensor made
-(a constructor, a transfer, a call of a function returning only what it made), false
-after any other and after a drop drop-replaced-buffers made (just before an assignment
-replacing a buffer of its own); where the variable's liveness, those drops counting as
+renew-taken-tensors' `p_b = T::new();` before another such call), and takes its result
+into a variable that may be the tensor it lent, its result flag saying which (`let p_a =
+wrap(t, u, p_b, &mut lent, &mut lent_r);`, made where `lent_r` is false): find-owned-buffers
+owns no variable given another local's buffer, so each call kept a buffer. The flag,
+`let mut owns = false;` as the function starts, is set true after each assignment of a
+tensor made (a constructor, a transfer, a call of a function returning only what it made),
+to `!lent_r` after a call with a result flag, false after any other and after a drop
+drop-replaced-buffers made (just before an assignment replacing a buffer of its own); where the variable's liveness, those drops counting as
 reads, says it is read no more, as insert-drops places a drop, `branch owns` leads to a
 block dropping it (a tensor made and never read is dropped at once). It is for a variable
 dropped nowhere else (but there), given at least one tensor made and one other, whose
@@ -39,8 +41,10 @@ def _program(run, node):
     fns = {i.name: i for i in node.items if i._prod == "Fn"}
     fresh, kept = fresh_results(node), kept_ranks(node)
     elementwise = {name: _elementwise(fn) for name, fn in fns.items()}
+    lending = frozenset(name for name, fn in fns.items() if flags_lent(fn, fresh))
+    flagged = frozenset(name for name, fn in fns.items() if result_flagging(fn, lending))
     return node.replace(items=tuple(
-        _Takers(i, fresh, kept, elementwise).rewrite() if i._prod == "Fn" else i
+        _Takers(i, fresh, kept, elementwise, flagged).rewrite() if i._prod == "Fn" else i
         for i in node.items))
 
 
@@ -67,14 +71,18 @@ def _elementwise(fn) -> frozenset:
 class _Takers:
     """One function's variables given both a buffer made for them and another's."""
 
-    def __init__(self, fn, fresh: frozenset, kept: dict, elementwise: dict):
+    def __init__(self, fn, fresh: frozenset, kept: dict, elementwise: dict, flagged: frozenset):
         self.fn, self.fresh, self.kept, self.elementwise = fn, fresh, kept, elementwise
+        self.flagged = flagged  # the functions whose result flag says it is not their own
         self.ranks = tensor_ranks(fn)
         self.names = {n.name for n in descendants(fn) if n._prod in ("Local", "Let", "Param")}
         self.next_label = max(int(b.label[2:]) for b in fn.blocks) + 1
 
     def rewrite(self):
-        takers = sorted(x for x in set(self.fn.cells) & set(self.ranks) if self._taker(x))
+        given = {s.name for b in self.fn.blocks for s in b.stmts
+                 if s._prod == "Let" and _result_flag(s.value, self.flagged)}
+        takers = sorted(x for x in (set(self.fn.cells) | given) & set(self.ranks)
+                        if self._taker(x))
         fn = self.fn
         for x in takers:
             # `t#1` gives `t_1_owns#0`: a local's name has one `#`, before its number
@@ -103,9 +111,10 @@ class _Takers:
                 if x in defines(s):
                     if x in reads(s, {x: {x}}):
                         return False
-                    if makes_fresh(s.value, self.fresh):
+                    both = _result_flag(s.value, self.flagged) is not None
+                    if both or makes_fresh(s.value, self.fresh):
                         made += 1
-                    else:
+                    if both or not makes_fresh(s.value, self.fresh):
                         other += 1
                 elif s._prod in ("Let", "Assign") and self._held(s.value, x):
                     return False
@@ -130,7 +139,7 @@ class _Takers:
 
     def _flagged(self, fn, x: str, owns: str):
         span = fn.span
-        blocks = [b.replace(stmts=tuple(_set_after(b.stmts, x, owns, self.fresh)))
+        blocks = [b.replace(stmts=tuple(_set_after(b.stmts, x, owns, self.fresh, self.flagged)))
                   for b in fn.blocks]
         start = L["Let"](owns, True, L["Scalar"]("bool", span=span),
                          L["Bool"](False, span=span), span=span)
@@ -199,14 +208,31 @@ def _named(node) -> set:
     return {n.name for n in descendants(node) if n._prod == "Local"}
 
 
-def _set_after(stmts, x: str, owns: str, fresh: frozenset):
-    """The statements, the flag set after each giving x a buffer, and unset after a drop of
-    it (drop-replaced-buffers' before an assignment replacing it)."""
+def _result_flag(value, flagged: frozenset) -> str | None:
+    """The local whose `&mut` a call of a function of `flagged` (`result_flagging`) is given
+    as its result flag: false where the call's result is a buffer it made."""
+    if value._prod != "Call" or value.callee._prod != "Global" or \
+            value.callee.name not in flagged or not value.args:
+        return None
+    last = value.args[-1]
+    if last._prod == "Borrow" and last.value._prod == "Local":
+        return last.value.name
+    return None
+
+
+def _set_after(stmts, x: str, owns: str, fresh: frozenset, flagged: frozenset):
+    """The statements, the flag set after each giving x a buffer (to the call's result flag
+    negated where it has one), and unset after a drop of it (drop-replaced-buffers' before
+    an assignment replacing it)."""
     for s in stmts:
         yield s
         if x in defines(s) or s._prod == "Drop" and s.name == x:
-            yield L["Assign"](L["Local"](owns, span=s.span), "=", L["Bool"](
-                s._prod != "Drop" and makes_fresh(s.value, fresh), span=s.span), span=s.span)
+            flag = None if s._prod == "Drop" else _result_flag(s.value, flagged)
+            span = s.span
+            owned = L["Unary"]("!", "bool", L["Local"](
+                flag, span=span), span=span) if flag is not None else L["Bool"](
+                s._prod != "Drop" and makes_fresh(s.value, fresh), span=span)
+            yield L["Assign"](L["Local"](owns, span=span), "=", owned, span=span)
 
 
 def _dropped_read(fn, x: str):

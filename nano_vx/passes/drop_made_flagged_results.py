@@ -4,10 +4,10 @@ Same IL: a drop is nothing to the interpreter, so it runs the output as it ran t
 
 from __future__ import annotations
 
-from ..backend.buffers import fresh_results, live_in, makes_fresh, tensor_ranks
+from ..backend.buffers import flags_lent, fresh_results, live_in, names_local, tensor_ranks
 from ..languages.ldrops import Ldrops
 from ..nanopass import Pass
-from ..nanopass.verify import child_nodes, descendants
+from ..nanopass.verify import child_nodes
 from ..scalars.block_scopes import successors
 
 drop_made_flagged_results = Pass("drop-made-flagged-results", Ldrops, Ldrops, """
@@ -23,8 +23,8 @@ result is a buffer `maybe` made (every `return` of it not setting the flag gives
 constructor's, a literal's or a transfer's tensor, or a call's of a function returning only
 those), which nobody else holds. So the local, read only by its elements and only on the
 flag's false branch, is dropped at the start of each block of that branch it is dead in
-whose only way in is from a block it is live out of; where such a block has several ways in,
-nothing is dropped (the buffer leaks, as before).
+whose only way in is from a block it is live out of, or, where such a block has other
+ways in, in a block of its own on the way there.
 """)
 
 Drop = Ldrops["Drop"]
@@ -34,68 +34,49 @@ Drop = Ldrops["Drop"]
 def _program(run, node):
     fns = {i.name: i for i in node.items if i._prod == "Fn"}
     fresh = fresh_results(node)
-    flagging = frozenset(name for name, fn in fns.items() if _flagging(fn, fresh))
+    flagging = frozenset(name for name, fn in fns.items() if flags_lent(fn, fresh))
     if not flagging:
         return node
     return node.replace(items=tuple(_fn(i, flagging) if i._prod == "Fn" else i
                                     for i in node.items))
 
 
-def _flagging(fn, fresh: frozenset) -> bool:
-    """Whether fn's last parameter is a `&mut bool` it sets only, to true, right before
-    returning a parameter, every other `return` giving a tensor it made."""
-    if not fn.params:
-        return False
-    flag = fn.params[-1]
-    if flag.type._prod != "BorrowType" or not flag.type.mutable \
-            or getattr(flag.type.inner, "name", None) != "bool":
-        return False
-    params = {p.name for p in fn.params[:-1]}
-    for b in fn.blocks:
-        sets = [s for s in b.stmts if _sets(s, flag.name)]
-        named = [s for s in b.stmts if _names(s, flag.name)]
-        if len(named) != len(sets) or _names(b.exit, flag.name):
-            return False
-        if b.exit._prod != "Return":
-            if sets:
-                return False
-            continue
-        value = b.exit.value
-        if value is None:
-            return False
-        if value._prod == "Local" and value.name in params:
-            if not sets or b.stmts[-1] is not sets[-1]:
-                return False
-        elif sets or not makes_fresh(value, fresh):
-            return False
-    return True
-
-
-def _sets(s, flag: str) -> bool:
-    return s._prod == "Assign" and s.op == "=" and s.target._prod == "Deref" \
-        and s.target.value._prod == "Local" and s.target.value.name == flag \
-        and s.value._prod == "Bool" and s.value.value is True
-
-
-def _names(node, name: str) -> bool:
-    return any(n._prod == "Local" and n.name == name for n in descendants(node))
-
-
 def _fn(fn, flagging: frozenset):
     ranks = tensor_ranks(fn)
     drops: dict = {}  # a block's label -> the drops at its start
+    edges: dict = {}  # (a block's label, a way out of it) -> the drops on that way
     for b in fn.blocks:
         for i, s in enumerate(b.stmts):
             if s._prod == "Let" and s.name in ranks:
                 flag = _flag_of(s, flagging)
                 if flag is not None and _made_alone(fn, b, i, flag, ranks[s.name]):
-                    for label in _dead_ends(fn, b, s.name):
-                        drops.setdefault(label, []).append(Drop(s.name, span=s.span))
-    if not drops:
+                    for edge, alone in _dead_ends(fn, b, s.name):
+                        at = (drops, edge[1]) if alone else (edges, edge)
+                        at[0].setdefault(at[1], []).append(Drop(s.name, span=s.span))
+    if not drops and not edges:
         return fn
-    return fn.replace(blocks=tuple(
-        b.replace(stmts=(*drops[b.label], *b.stmts))
-        if b.label in drops else b for b in fn.blocks))
+    blocks = [b.replace(stmts=(*drops[b.label], *b.stmts)) if b.label in drops else b
+              for b in fn.blocks]
+    return fn.replace(blocks=tuple(_split(blocks, edges)))
+
+
+def _split(blocks: list, edges: dict) -> list:
+    """The blocks, each way out in `edges` led through a block of its own making its drops:
+    the way's target has other ways in, where the buffer is not this one."""
+    next_label = max(int(b.label[2:]) for b in blocks) + 1
+    made, out = {}, []
+    for (source, target), dropped in edges.items():
+        made[source, target] = f"bb{next_label}"
+        next_label += 1
+        span = dropped[0].span
+        out.append(Ldrops["BasicBlock"](made[source, target], tuple(dropped), Ldrops["Goto"](
+            target, span=span), span=span))
+    split = []
+    for b in blocks:
+        retarget = {f: made[b.label, getattr(b.exit, f)] for f in ("target", "then", "orelse")
+                    if f in b.exit._fields and (b.label, getattr(b.exit, f)) in made}
+        split.append(b.replace(exit=b.exit.replace(**retarget)) if retarget else b)
+    return split + out
 
 
 def _flag_of(let, flagging: frozenset) -> str | None:
@@ -123,8 +104,8 @@ def _made_alone(fn, b, i: int, flag: str, rank: int) -> bool:
                and s.value.value is False for s in before):
         return False
     flag_uses = sum(1 for blk in fn.blocks for s in (*blk.stmts, blk.exit)  # the call, the branch
-                    if _names(s, flag))
-    if flag_uses != 2 or any(_names(s, name) for s in b.stmts[i + 1:]):
+                    if names_local(s, flag))
+    if flag_uses != 2 or any(names_local(s, name) for s in b.stmts[i + 1:]):
         return False
     for blk in fn.blocks:
         for s in (*blk.stmts, blk.exit):
@@ -132,7 +113,7 @@ def _made_alone(fn, b, i: int, flag: str, rank: int) -> bool:
                 continue
             if s._prod in ("Let", "Drop") and s.name == name:
                 return False
-            if _names(s, name) and not _elements(s, name, rank):
+            if names_local(s, name) and not _elements(s, name, rank):
                 return False
     return True
 
@@ -152,10 +133,10 @@ def _elements(node, name: str, rank: int) -> bool:
 
 
 def _dead_ends(fn, b, name: str) -> list:
-    """The blocks of the flag's false branch out of b the local is dead in and whose only
-    way in is from b or a block it is live out of; none if another way out of those leaves
-    it live out of one block into a block with several ways in, or the true branch reads
-    it."""
+    """The ways (source, target) of the flag's false branch out of b, or out of a block
+    the local is live into, into a block it is dead in, each with whether it is the
+    target's only way in (the drop goes at the target's start, else on the way itself);
+    none if the true branch reads it."""
     live = live_in(fn, {name: {name}})
     then, orelse = b.exit.then, b.exit.orelse
     if name in live[then] or then == orelse:
@@ -166,11 +147,5 @@ def _dead_ends(fn, b, name: str) -> list:
             ways_in.setdefault(t, []).append(blk.label)
     edges = [(b.label, orelse)] + [(blk.label, t) for blk in fn.blocks
                                    if name in live[blk.label] for t in successors(blk)]
-    ends = []
-    for source, target in edges:
-        if name in live[target]:
-            continue
-        if ways_in[target] != [source]:
-            return []
-        ends.append(target)
-    return ends
+    return [((source, target), ways_in[target] == [source]) for source, target in edges
+            if name not in live[target]]

@@ -24,6 +24,9 @@ class State:
     outs: dict = field(default_factory=dict)
     flags: dict = field(default_factory=dict)  # its locals bound to a call of one -> their flag
     fresh: set = field(default_factory=set)  # its calls of `giving` whose takers are new tensors
+    # a function of `giving` -> the local bound to the call of `maybe` whose tensor it returns
+    results: dict = field(default_factory=dict)
+    result: tuple | None = None  # the function walked's (that local, its result flag)
     fns: dict = field(default_factory=dict)  # the program's functions by name
     names: Names | None = None  # its fresh locals
 
@@ -48,7 +51,11 @@ call of which a `let` binds; and a give-back of a local a `let` binds to such a 
 otherwise only by elements, which lends it a `&mut` tensor parameter, the only give-back of
 its out-parameter, of extents known, in a function called only as a statement (or what a
 `let` or an assignment to a local stores) lending a variable there and taking the tensor
-into another.
+into another. Where such a function's result is what a call of `maybe` gave of its own
+`&mut` parameter (by itself, or through the start scalarize-aggregates gives the result,
+given it once), it hands a flag of its own, its last parameter, on to that call: true
+exactly where its result is the tensor its caller lent, and else one `maybe` made, which
+the caller's local then owns (drop-flagged-takers drops it).
 """, state=State)
 
 
@@ -58,8 +65,9 @@ def _program(run, program):
     fns = st.fns = {i.name: i for i in program.items if i._prod == "Fn"}
     named = _named(program, fns)
     bound = [n.value for n in descendants(program) if n._prod == "Let"]
+    making = frozenset(name for name, fn in fns.items() if _making(fn))
     for name, fn in fns.items():
-        k = _lending(fn)
+        k = _lending(fn, making)
         if k is not None and named.get(name, 0) == sum(
                 _calls(v, {name}) for v in bound):
             st.maybe[name] = k
@@ -72,6 +80,9 @@ def _program(run, program):
         if outs and named.get(name, 0) == len(calls) and all(
                 _lends(s, fn, outs) for s in calls):
             st.giving[name] = outs
+            source = _result_source(fn, st.maybe)
+            if source is not None:
+                st.results[name] = source
     return run.rebuild(program)
 
 
@@ -98,20 +109,39 @@ def _reference(p) -> bool:
     return lent(p.type) and is_tensor(p.type.inner)
 
 
-def _lending(fn) -> int | None:
-    """The index of the `&mut` tensor parameter x of fn whose `*x` some ways out give, every
-    other a tensor made there (or a local bound to one that nothing else holds); None where
-    fn is not so."""
+def _values(fn) -> list | None:
+    """What each way out of fn gives; None where fn returns no tensor, runs on a device or
+    makes a closure."""
     if not is_tensor(fn.ret) or fn.on is not None or fn.body.value is None or \
             any(n._prod == "Closure" for n in descendants(fn.body)):
         return None
-    values = [n.value for n in descendants(fn.body) if n._prod == "Return"] + [fn.body.value]
+    return [n.value for n in descendants(fn.body) if n._prod == "Return"] + [fn.body.value]
+
+
+def _made(values: list, fresh: set, making: frozenset = frozenset()) -> int:
+    """How many of `values` give a tensor made there: a constructor's, a literal's, a
+    transfer's, a local's of `fresh`, or a call's of a function of `making`."""
+    return sum(v is not None and (v._prod in MADE or v._prod == "Local" and v.name in fresh
+                                  or _calls(v, making)) for v in values)
+
+
+def _making(fn) -> bool:
+    """Whether every way out of fn gives a tensor made there, which nothing else holds."""
+    values = _values(fn)
+    return values is not None and _made(values, _fresh(fn, values)) == len(values)
+
+
+def _lending(fn, making: frozenset) -> int | None:
+    """The index of the `&mut` tensor parameter x of fn whose `*x` some ways out give, every
+    other a tensor made there (or a local bound to one that nothing else holds, or a call
+    of a function of `making`); None where fn is not so."""
+    values = _values(fn)
+    if values is None:
+        return None
     params = {p.name: k for k, p in enumerate(fn.params) if _reference(p)}
     lenders = {params.get(v.value.name) for v in values if v is not None and
                v._prod == "Deref" and v.value._prod == "Local"}
-    fresh = _fresh(fn, values)
-    made = sum(v is not None and (v._prod in MADE or v._prod == "Local" and v.name in fresh)
-               for v in values)
+    made = _made(values, _fresh(fn, values), making)
     if len(lenders) != 1 or None in lenders or not made or \
             made + sum(v._prod == "Deref" for v in values if v is not None) != len(values):
         return None
@@ -163,6 +193,44 @@ def _giving(fn, maybe: dict) -> dict:
     return outs
 
 
+def _result_source(fn, maybe: dict) -> str | None:
+    """The local a `let` binds to a call of a function of `maybe` lending it a `&mut` tensor
+    parameter of fn, which fn returns, by itself or through a `let mut` given only it once
+    outside any loop or if (what scalarize-aggregates starts), read otherwise by elements;
+    None where fn's result is not so."""
+    value = fn.body.value
+    if value is None or value._prod != "Local" or \
+            any(n._prod == "Return" for n in descendants(fn.body)):
+        return None
+    lets: dict = {}
+    for n in descendants(fn.body):
+        if n._prod == "Let":
+            lets[n.name] = None if n.name in lets else n
+    held, source = [value.name], lets.get(value.name)
+    if source is not None and source.mutable and source.value._prod in MADE:
+        given = [s for s in fn.body.stmts if s._prod == "Assign" and
+                 s.target._prod == "Local" and s.target.name == value.name]
+        if len(given) != 1 or given[0].op != "=" or given[0].value._prod != "Local":
+            return None
+        held.append(given[0].value.name)
+        source = lets.get(given[0].value.name)
+    if source is None or source.mutable or not _calls(source.value, maybe):
+        return None
+    arg = source.value.args[maybe[source.value.callee.name]]
+    params = {p.name: p for p in fn.params}
+    if arg._prod != "Local" or arg.name not in params or not _reference(params[arg.name]):
+        return None
+    assigns = [n for n in descendants(fn.body) if n._prod == "Assign" and
+               n.target._prod == "Local" and n.target.name in held]
+    safe = {id(n.base) for n in descendants(fn.body) if n._prod == "Index"} | \
+        {id(value)} | {id(n.target) for n in assigns}
+    uses = [n for n in descendants(fn.body) if n._prod == "Local" and n.name in held
+            and id(n) not in safe]
+    if not len(uses) == len(assigns) == len(held) - 1:
+        return None
+    return source.name
+
+
 def _computed(s):
     return s.expr if s._prod == "ExprStmt" else s.value
 
@@ -189,8 +257,12 @@ def _fn(run, fn):
     st.flag = st.names.fresh("lent") if fn.name in st.maybe else None
     st.outs = {fn.params[o].name: (st.names.fresh("lent"), fn.params[o].type.inner)
                for o in sorted(st.giving.get(fn.name, {}))}
+    st.result = (st.results[fn.name], st.names.fresh("lent")) if fn.name in st.results \
+        else None
     made = run.rebuild(fn)
     flags = [st.flag] if st.flag is not None else [flag for flag, _ in st.outs.values()]
+    if st.result is not None:
+        flags.append(st.result[1])
     if not flags:
         return made
     body = made.body
@@ -268,6 +340,11 @@ def _stmt(run, s):
     call = _computed(made)
     span = made.span
     if made._prod == "Let" and _calls(call, st.maybe):
+        if st.result is not None and st.result[0] == made.name:
+            # fn's result flag, handed on: true exactly where the call returned the tensor
+            # fn's parameter lent it, so fn's caller's own
+            flag = L["Local"](st.result[1], span=span)
+            return (made.replace(value=call.replace(args=(*call.args, flag))),)
         let, flag = _unset(st.names, span)
         st.flags[made.name] = let.name
         return let, made.replace(value=call.replace(args=(*call.args, flag)))
@@ -281,9 +358,11 @@ def _stmt(run, s):
         L["Assign"](call.args[o].value, "=", unread_tensor(params[o].type.inner, span),
                     span=span) for o, _ in outs]
     unset = [_unset(st.names, span) for _ in outs]
+    if call.callee.name in st.results:
+        unset.append(_unset(st.names, span))
     call = call.replace(args=(*call.args, *(flag for _, flag in unset)))
     made = made.replace(expr=call) if made._prod == "ExprStmt" else made.replace(value=call)
     handed = [L["If"](L["Local"](let.name, span=span), False, L["Block"]((L["Assign"](
         call.args[o].value, "=", call.args[k].value, span=span),), None, span=span), None,
-        span=span) for (let, _), (o, k) in zip(unset, outs)]
+        span=span) for (let, _), (o, k) in zip(unset, outs)]  # a result flag last
     return (*renewed, *(let for let, _ in unset), made, *handed)

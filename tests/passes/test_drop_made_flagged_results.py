@@ -118,3 +118,19 @@ def test_handwritten_only_a_result_its_flag_says_was_made_is_dropped(run_pass, s
     # the true branch reaches too); b, whose flag may be set where `early` made it, nowhere
     assert _drops(ran.tree, "main") == [("bb6", ["a"])]
     assert ran.dump == snapshot_txt
+
+
+def test_the_made_tensor_read_where_the_ways_join_is_dropped_on_the_way_there():
+    ran = run_front(CASES / "read_where_the_ways_join.vx", drop_made_flagged_results)
+    before = next(i for i in ran.before.items if i._prod == "Fn" and i.name == "main")
+    main = next(i for i in ran.after.items if i._prod == "Fn" and i.name == "main")
+    blocks = {b.label: b for b in main.blocks}
+    drops = [d for d in _drops(ran.after, "main") if d not in _drops(ran.before, "main")]
+    # a block of its own after each way's last read, only the drop, going to a block the
+    # ways of both arms of the `if` join at
+    assert [names for _, names in drops] == [["q"], ["q"]]
+    for label, _ in drops:
+        assert label not in {b.label for b in before.blocks}
+        assert len(blocks[label].stmts) == 1 and blocks[label].exit._prod == "Goto"
+        join = blocks[label].exit.target
+        assert sum(join in _targets(b.exit) for b in before.blocks) > 1

@@ -42,12 +42,22 @@ def test_the_flag_chooses_between_the_copy_and_the_tensor_lent():
     assert "    let agg#1: ~_ = @maybe(x, 0.5, &mut lent#2);\n" in text
     assert "    if lent#2 {\n        *lent = true;\n    } else {\n        for copied in 0..2 {\n" \
            "            (*ret_b)[copied] = agg#1[copied];\n" in text
-    assert "    p_a = @wrap(&mut t, &mut u, &mut p_b, &mut lent);\n    if lent {\n" \
+    assert "    p_a = @wrap(&mut t, &mut u, &mut p_b, &mut lent, &mut lent#1);\n    if lent {\n" \
            "        p_b = t;\n    }\n" in text
 
 
+def test_a_result_a_lending_call_gave_hands_on_its_flag():
+    """wrap's result is what `maybe(z, ..)` gave: wrap's own flag, handed on to that call,
+    says whether it is the tensor its caller lent (drop-flagged-takers reads it)."""
+    text = to_text(run_front(COPY_OUT / "maybe_lent.vx", flag_maybe_lent_tensors).after)
+    assert "ret_b: &mut Tensor<f32, [2], Memory::CPU_DRAM>, lent: &mut bool, " \
+           "lent#1: &mut bool) -> Tensor<f32, [2], Memory::CPU_DRAM> {\n" in text
+    assert "    let agg: ~_ = @maybe(z, 0.0, lent#1);\n" in text
+    assert "    let mut lent#1: ~bool = false;\n    p_a = @wrap(" in text
+
+
 PROGRAM = """struct Both {{ a: Tensor<i32, [2]>, b: Tensor<i32, [2]> }}
-fn made(k: i32) -> Tensor<i32, [2]> {{ Tensor<i32, [2]>::fill(k) }}
+fn made(k: i32) -> Tensor<i32, [2]> {{ let mut m = Tensor<i32, [2]>::fill(k); m[0] = k; m }}
 fn maybe(x: &mut Tensor<i32, [2]>, k: i32) -> Tensor<i32, [2]> {{ {maybe} }}
 fn wrap(x: &mut Tensor<i32, [2]>, z: &mut Tensor<i32, [2]>) -> Both {{ {wrap} }}
 fn main() {{
@@ -63,9 +73,9 @@ WRAP = "Both { a: maybe(z, 0), b: maybe(x, 2) }"
 CALL = "let p = wrap(&mut t, &mut u);"
 
 
-# A tensor a call made, or a local another holds too, returned beside the one lent; the
-# tensor taken read whole besides being given back; a call of the function giving it back
-# lending no variable: given back as it was (copy-out-tensors refuses each).
+# A tensor a call made and wrote by a `let mut`, or a local another holds too, returned
+# beside the one lent; the tensor taken read whole besides being given back; a call of the
+# function giving it back lending no variable: given back as it was (copy-out-tensors refuses each).
 @pytest.mark.parametrize("maybe, wrap, call", [
     ("if k > 1 { return made(k); } *x", WRAP, CALL),
     ("if k > 1 { let m = Tensor<i32, [2]>::fill(k); let n = m; return n; } *x", WRAP, CALL),
