@@ -42,7 +42,8 @@ rest binds its locals under names of its own, and where the block has a value th
 becomes it. A later `if` is written so again in each copy, until none is left: its
 assignment's `let` is a `let mut`, and an arm whose first assignment is in it borrows again,
 as a `let mut` of its own, the variable or field the `let` borrowed, which the reference
-still names there (each borrow of the reference names one, no index, no `*`). A function with more than four such `if`s is left
+still names there (each borrow of the reference names one, no index, or what a reference
+nothing assigns nor lends refers to, `&mut *g`, or its field). A function with more than four such `if`s is left
 as it is (each writes the rest of its block twice), for scalarize-aggregates to refuse.
 """, state=State)
 

@@ -78,7 +78,9 @@ left (made to refer elsewhere, chosen by an `if`) holds the values it refers to,
 aggregate local does; a `&mut` one left is a `&mut` local per part (a tensor's refers to
 the variable holding the buffer), `r = &mut b` making each refer to b's part, and a
 function given one filling its tensor part is E5010 where another local may hold the
-buffer, as for a `&mut` parameter; a function returning a
+buffer, as for a `&mut` parameter; a tensor assigned whole through one that may refer to
+a `&mut` parameter's tensor part is E5010 (the part is the callee's local holding the
+caller's buffer, which the assignment would rebind); a function returning a
 `&mut` one that split-returned-references and inline-returned-references left is E5010.
 A function taking or returning an aggregate is called by name only
 (check-aggregate-function-values refused any other use).
