@@ -42,7 +42,8 @@ rest binds its locals under names of its own, and where the block has a value th
 becomes it. A later `if` is written so again in each copy, until none is left: its
 assignment's `let` is a `let mut`, and an arm whose first assignment is in it borrows again,
 as a `let mut` of its own, the variable or field the `let` borrowed, which the reference
-still names there (each borrow of the reference names one, no index, no `*`). A function with more than four such `if`s is left
+still names there (each borrow of the reference names one, no index, or what a reference
+nothing assigns nor lends refers to, `&mut *g`, or its field). A function with more than four such `if`s is left
 as it is (each writes the rest of its block twice), for scalarize-aggregates to refuse.
 """, state=State)
 
@@ -96,6 +97,9 @@ def _moved(fn, shapes: Shapes) -> dict:
             if n._prod == "Borrow" and n.value._prod == "Local"} | \
         {x.name for c in descendants(fn.body) if c._prod == "Closure"
          for x in descendants(c.body) if x._prod == "Local"}
+    # A reference nothing assigns nor lends names one place wherever it is read.
+    moving = {n.target.name for n in descendants(fn.body)
+              if n._prod == "Assign" and n.target._prod == "Local"} | kept
     assigns = {}
     for n in descendants(fn.body):
         if n._prod == "Assign" and n.target._prod == "Local" and n.target.name in lets:
@@ -113,17 +117,20 @@ def _moved(fn, shapes: Shapes) -> dict:
         later_ifs = {id(ifs[i][0]) for i in nested}
         if all(a.op == "=" and a.value._prod == "Borrow" for a in found) and \
                 all(any(a is t for t in later) or id(a) in nested for a in found[1:]) and \
-                (not nested or all(_place(b.value.value) for b in (let, *found))) and \
+                (not nested or all(_place(b.value.value, moving) for b in (let, *found))) and \
                 at is block and name not in kept and id(s) not in moved and \
                 not any(n._prod in _LEAVING for n in descendants(s)):
             moved[id(s)] = let, 1 + len(later_ifs)
     return moved
 
 
-def _place(e) -> bool:
-    """Whether e names a variable or a field of one, which a borrow names again alike."""
+def _place(e, moving: set) -> bool:
+    """Whether e names a variable or a field of one, or what a reference not of `moving`
+    (assigned or lent) refers to or its field, which a borrow names again alike."""
     while e._prod in ("FieldGet", "TupleGet"):
         e = e.base
+    if e._prod == "Deref" and e.value._prod == "Local":
+        return e.value.name not in moving
     return e._prod == "Local"
 
 

@@ -34,6 +34,11 @@ class State:
     filled: set = field(default_factory=set)  # those a tensor assigned whole is copied into
     fills: dict = field(default_factory=dict)  # function name -> the `filled` of its own
     rebound: dict = field(default_factory=dict)  # a `&mut` aggregate local -> its `&mut`s, shape
+    # what each `&mut` part local is made to refer to, as (its name, the variable's or the
+    # other `&mut` local's it is given), and the tensors assigned whole through a `&mut` part
+    # local, by the part's name
+    refers: list = field(default_factory=list)
+    through: list = field(default_factory=list)
 
 
 scalarize_aggregates = Pass("scalarize-aggregates", Lmatched, L, """
@@ -73,7 +78,9 @@ left (made to refer elsewhere, chosen by an `if`) holds the values it refers to,
 aggregate local does; a `&mut` one left is a `&mut` local per part (a tensor's refers to
 the variable holding the buffer), `r = &mut b` making each refer to b's part, and a
 function given one filling its tensor part is E5010 where another local may hold the
-buffer, as for a `&mut` parameter; a function returning a
+buffer, as for a `&mut` parameter; a tensor assigned whole through one that may refer to
+a `&mut` parameter's tensor part is E5010 (the part is the callee's local holding the
+caller's buffer, which the assignment would rebind); a function returning a
 `&mut` one that split-returned-references and inline-returned-references left is E5010.
 A function taking or returning an aggregate is called by name only
 (check-aggregate-function-values refused any other use).
@@ -101,6 +108,7 @@ def _fn(run, fn):
         return fn
     st.env, st.out, st.names, st.copied = {}, None, Names(fn), set()
     st.lent_tensors, st.filled, st.rebound = {}, set(), {}
+    st.refers, st.through = [], []
     st.types = local_shapes(fn, st.shapes, st.sigs)
     try:
         if fn.on is not None and (any(sig.params) or sig.out is not None):
@@ -121,6 +129,7 @@ def _fn(run, fn):
                        for n, t in zip(names, shape.leaves())]
         if sig.out is None:
             body = _block(run, fn.body)
+            _rebinds_no_parameter(run)
             st.fills[fn.name] = st.filled
             return fn.replace(params=tuple(params), body=body)
         k, out = sig.result, _sized(run, sig.out)
@@ -137,6 +146,7 @@ def _fn(run, fn):
         places = st.out.leaves()
         body = _block(run, fn.body.replace(value=None))
         tail = _store(run, fn.body.value, st.out) if fn.body.value is not None else []
+        _rebinds_no_parameter(run)
         body = body.replace(stmts=(*held, *body.stmts, *tail),
                             value=places[k] if k is not None else None)
         st.fills[fn.name] = st.filled
@@ -145,6 +155,24 @@ def _fn(run, fn):
     except Refused as bad:
         refuse(run.ctx.diagnostics, fn.name, bad.node, bad.what)
         return as_matches(fn, st.shapes)
+
+
+def _rebinds_no_parameter(run) -> None:
+    """Refuse a tensor assigned whole through a `&mut` aggregate local's part that may refer
+    to a `&mut` parameter's tensor part: that part is the caller's buffer held in a local of
+    the callee, which the assignment would rebind where the interpreter replaces the
+    caller's tensor (and a copy into the buffer would change the variable's the local
+    refers to elsewhere, or another's holding it)."""
+    st = run.state
+    lent_refs, grown = set(st.lent_tensors), True
+    while grown:  # a `&mut` local given another's refers to what that one may
+        before = len(lent_refs)
+        lent_refs.update(n for n, given in st.refers if given in lent_refs)
+        grown = len(lent_refs) != before
+    bad = next((node for name, node in st.through if name in lent_refs), None)
+    if bad is not None:
+        raise Refused(bad, "an assignment of a whole tensor through a `&mut` to an aggregate "
+                           "that may refer to a `&mut` parameter's")
 
 
 def _lent_parameter(run, p, shape: Tree) -> list:
@@ -268,9 +296,11 @@ def _lent_local(run, let, shape: Tree) -> tuple:
     rep, names = fresh_locals(st.names, let.name, shape, let.span)
     st.rebound[let.name] = rep, shape
     st.env[let.name] = rep.rebuilt(L["Deref"](x, span=let.span) for x in rep.leaves())
+    places = _places(run, first, shape)
+    _note_lent_refs(run, names, places)
     lets = tuple(L["Let"](n, let.mutable or first is not let.value,
                           L["BorrowType"](t, True, span=let.span), r, span=let.span)
-                 for n, t, r in zip(names, shape.leaves(), _places(run, first, shape)))
+                 for n, t, r in zip(names, shape.leaves(), places))
     return (*lets, *_rebind(run, let.value, rep, shape)) if first is not let.value else lets
 
 
@@ -290,8 +320,16 @@ def _rebind(run, e, rep: Tree, shape: Tree) -> list:
             body = _block(run, b.replace(value=None))
             arms.append(body.replace(stmts=(*body.stmts, *_rebind(run, b.value, rep, shape))))
         return [L["If"](run.walk(e.cond), False, *arms, span=e.span)]
-    return [L["Assign"](x, "=", r, span=e.span)
-            for x, r in zip(rep.leaves(), _places(run, e, shape))]
+    places = _places(run, e, shape)
+    _note_lent_refs(run, [x.name for x in rep.leaves()], places)
+    return [L["Assign"](x, "=", r, span=e.span) for x, r in zip(rep.leaves(), places)]
+
+
+def _note_lent_refs(run, names, places) -> None:
+    """Note what each of the `&mut` part locals `names` is made to refer to by `places`."""
+    run.state.refers += [(n, r.value.name if r._prod == "Borrow" else r.name)
+                         for n, r in zip(names, places)
+                         if r._prod == "Local" or r._prod == "Borrow" and r.value._prod == "Local"]
 
 
 def _places(run, e, shape: Tree) -> list:
@@ -311,6 +349,8 @@ def _assign(run, node):
         return tuple(_rebind(run, node.value, *run.state.rebound[node.target.name]))
     if _shape(run, node.target) is None:
         made = run.rebuild(node)
+        if made.target._prod == "Deref" and made.target.value._prod == "Local":
+            run.state.through.append((made.target.value.name, node))
         if _lent_tensor(run, made.target):
             if node.op != "=":
                 raise Refused(node, f"'{node.op}' on a tensor part of a `&mut` aggregate")

@@ -70,6 +70,14 @@ def test_a_later_if_assigning_it_is_written_again_in_each_copy():
     assert main.count("let r#") == 10
 
 
+def test_a_parameters_struct_is_borrowed_again_in_the_arm_of_a_later_if():
+    pick = to_text(run_front(CASES / "parameters_struct_made_to_refer_elsewhere_in_two_ifs_"
+                             "called_in_a_loop.vx", copy_rest_into_repointing_arms).after.items[1])
+    # the arm not assigning it borrows again what the `let` borrowed: `*g`, still g's
+    assert "    } else {\n        let r#2: ~&mut Grid = &mut (*g);\n" in pick
+    assert "let r#3: ~&mut Grid = &mut (*g);" in pick and "r = " not in pick
+
+
 # Made to refer elsewhere in a loop's turn after an `if`, in a loop's turn, or read by a
 # closure, or its tensor only written by elements: left as it is.
 @pytest.mark.parametrize("lines", [
