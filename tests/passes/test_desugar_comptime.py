@@ -123,6 +123,24 @@ def test_a_value_the_evaluator_does_not_compute_is_named_in_words(front, value, 
                          f"computes numbers, bools, strings and tensors)")
 
 
+@pytest.mark.parametrize("block, where, refused", [
+    ("1 << 40", "i64", False),        # an i32's value, converted where it goes: 256
+    ("7i32", "i64", False),
+    ("1.5", "f32", False),            # an f64's value, converted to f32
+    ("1.5f32", "f64", True),          # another type is kept, as a suffixed literal's
+    ("(0.1 as f32) + 0.2", "f64", True),
+    ("1i64 << 40", "i64", False),
+])
+def test_a_blocks_value_of_i32_or_f64_goes_where_it_goes_and_any_other_keeps_its_type(
+        tmp_path, capsys, block, where, refused):
+    path = tmp_path / "p.vx"
+    path.write_text(f"fn main() {{\n  let d: {where} = comptime {{ {block} }};\n"
+                    "  print(d);\n}\n")
+    assert cli_main([str(path), "--action", "check"]) == (1 if refused else 0)
+    err = capsys.readouterr().err
+    assert (f"'d' is declared {where}, but its value is" in err) == refused, err
+
+
 def test_the_dump_shows_literals_and_no_comptime(capsys):
     path = Path(__file__).parents[2] / "examples" / "tour.vx"
     assert cli_main([str(path), "--action", "check", "--dump-after=desugar-comptime"]) == 0
