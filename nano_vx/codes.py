@@ -409,10 +409,11 @@ _ENTRIES = [
          "Declare x in the holder's block or an outer one, or give the holder a new value "
          "(`r = &y;`) before it is read again. A reborrow through a reference (`&*p`, `&p[i]`) "
          "names what p names, and does not end with p."),
-    Code("E4006", "a write through a shared reference",
+    Code("E4006", "a write through a shared reference or a `*const` pointer",
          "A `&T` reference reads: `*p = ..`, `p[i] = ..` and `&mut *p` through it are "
          "refused. Take a mutable reference (`&mut x`, a parameter of type `&mut T`) where "
-         "the value is to be changed."),
+         "the value is to be changed. So does a `*const T` pointer: write through a `*mut T` "
+         "(`t.as_mut_ptr()`)."),
     Code("E4010", "a variable read before every path has assigned it",
          "`let x: T;` declares x without a value; a later `x = ..` gives it one. A read of x "
          "(or `x += ..`, or a closure that reads it) is refused when some path from the "

@@ -20,14 +20,17 @@ class State:
 
 
 check_shared_writes = Analysis("check-shared-writes", Lrouted, """
-Refuse a write through a shared reference, `&T` (E4006): writing needs `&mut T`.
+Refuse a write through a shared reference, `&T`, or a `*const T` pointer (E4006): writing
+needs `&mut T` or `*mut T`.
 
 A write goes through a reference when it assigns to what the reference names (`*p = ..`,
 `*p += ..`, `p[i] = ..` for a reference p, which indexing sees through, `(*p)[i] = ..`) or
 takes a `&mut` of it (`&mut *p`, Rust's E0596; an assignment is its E0594). It is refused
 when a `&` is on its way, the reference itself or one it was read through: `**q = ..` for
 `q: &&mut T` is behind the `&`. The types are the declared ones: a parameter's, a `let`'s
-(infer-placement wrote every one), a closure parameter's, a called function's result.
+(infer-placement wrote every one), a closure parameter's, a called function's result. A
+pointer is written through by `*p = ..`, `p[i] = ..` and `&mut *p` (Rust's E0594 and E0596
+for a `*const` alike); the interpreter would stop there only when it ran.
 """, skip=DESCRIPTIONS, state=State)
 
 
@@ -60,6 +63,8 @@ def _assign(run, node):
     shared = _shared(run.state.types, ref) if ref is not None else None
     if shared is not None:
         _refuse(run, node.target, shared, f"assign to `{_text(node.target)}`")
+    elif (ptr := _const_pointer(run.state.types, node.target)) is not None:
+        _refuse(run, node.target, ptr, f"assign to `{_text(node.target)}`")
 
 
 @check_shared_writes.on("Borrow")
@@ -69,6 +74,8 @@ def _borrow(run, node):
     shared = _shared(run.state.types, ref) if ref is not None else None
     if shared is not None:
         _refuse(run, node, shared, f"borrow `{_text(node.value)}` as mutable")
+    elif node.mutable and (ptr := _const_pointer(run.state.types, node.value)) is not None:
+        _refuse(run, node, ptr, f"borrow `{_text(node.value)}` as mutable")
 
 
 def _shared(types: DeclaredTypes, ref):
@@ -83,6 +90,16 @@ def _shared(types: DeclaredTypes, ref):
         ref = ref.value
 
 
+def _const_pointer(types: DeclaredTypes, place):
+    """The `*const` pointer a write to `place` goes through (`*p`, `p[i]`), else None."""
+    base = place
+    while base._prod in ("Index", "FieldGet", "TupleGet"):
+        base = base.base
+    ptr = base.value if base._prod == "Deref" else base if base is not place else None
+    t = types.type_of(ptr) if ptr is not None else None
+    return ptr if t is not None and t._prod == "PtrType" and not t.mutable else None
+
+
 def _refuse(run, at, ref, written_as: str) -> None:
     """E4006 at `at`, which would write through the shared reference `ref`; once for all the
     copies `unroll across` made of it."""
@@ -92,13 +109,17 @@ def _refuse(run, at, ref, written_as: str) -> None:
     if said.again(key, copy=shown):
         return
     t = run.state.types.type_of(ref)
+    if t._prod == "PtrType":
+        what, needs = f"a `*const` pointer (`{_show(t)}`)", "`*mut`"
+        help_ = (f"take a `*mut` pointer where `{shown}` is made (`.as_mut_ptr()`, of type "
+                 f"`*mut {_show(t.inner)}`)")
+    else:
+        what, needs = f"a shared reference (`{_show(t)}`)", "`&mut`"
+        help_ = (f"take a mutable reference where `{shown}` is made (`&mut ..`, of type "
+                 f"`&mut {_show(t.inner)}`)")
     run.ctx.diagnostics.error(
-        "E4006", at.span,
-        f"cannot {written_as}: `{shown}` is a shared reference (`{_show(t)}`), and writing "
-        f"needs `&mut`",
-        help=[f"take a mutable reference where `{shown}` is made (`&mut ..`, of type "
-              f"`&mut {_show(t.inner)}`)"],
-        reference=shown)
+        "E4006", at.span, f"cannot {written_as}: `{shown}` is {what}, and writing needs {needs}",
+        help=[help_], reference=shown)
     said.said(key, run.ctx.diagnostics.items[-1], copy=shown)
 
 

@@ -93,12 +93,6 @@ def test_what_native_code_does_not_lower_of_references(body, what):
      "(in 'main')"),
     ("fn main() {\n    let t = Tensor<i32, [2]>::fill(1);\n    let p = t.as_ptr();\n"
      "    print(p);\n}\n", "a print of a raw pointer (in 'main')"),
-    # The interpreter stops on it (E9006); native code, holding the tensor, would write.
-    ("fn main() {\n    let t = Tensor<i32, [2]>::fill(1);\n    let p = t.as_ptr();\n"
-     "    unsafe { p[1] = 2; }\n}\n", "a write through a `*const` pointer (in 'main')"),
-    ("unsafe fn put(p: *const i32) {\n    *p = 2;\n}\n\nfn main() {\n"
-     "    let mut t = Tensor<i32, [2]>::fill(1);\n    unsafe { put(t.as_mut_ptr()); }\n}\n",
-     "a write through a `*const` pointer (in 'put')"),
     ("fn main() {\n    let t = Tensor<i32, [2]>::fill(1);\n    let p = t.as_ptr();\n"
      "    let v = 1 + unsafe { let k = 1; p[k] };\n    print(v);\n}\n",
      "an `unsafe` block with statements inside a larger expression (bind it with a `let` "

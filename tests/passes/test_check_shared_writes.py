@@ -1,5 +1,6 @@
-"""check-shared-writes: a write through a shared reference (E4006), in each spelling, or a
-`&mut` taken through one; writes through `&mut` are admitted."""
+"""check-shared-writes: a write through a shared reference or a `*const` pointer (E4006), in
+each spelling, or a `&mut` taken through one; writes through `&mut` and `*mut` are
+admitted."""
 
 from pathlib import Path
 
@@ -53,6 +54,19 @@ def test_an_element_of_a_tuple_written_through_a_shared_reference_is_refused_as_
     before, after = run_front(CASES / "element_through_shared_repaired.vx",
                               check_shared_writes).prints()
     assert before == after == "0\n7\n"
+
+
+def test_a_write_through_a_const_pointer_is_refused_at_each_place_it_writes():
+    ran = run_front(CASES / "write_through_const_pointer.vx", check_shared_writes)
+    said = [(d.code, d.span.line, d.message, d.help) for d in ran.diagnostics.items]
+    pointer = "`p` is a `*const` pointer (`*const f32 in Memory::CPU_DRAM`)"
+    help_ = ["take a `*mut` pointer where `p` is made (`.as_mut_ptr()`, of type `*mut f32`)"]
+    assert said == [
+        ("E4006", 4, f"cannot assign to `*p`: {pointer}, and writing needs `*mut`", help_),
+        ("E4006", 10, f"cannot assign to `p[1]`: {pointer}, and writing needs `*mut`", help_)]
+    before, after = run_front(CASES / "write_through_const_pointer_repaired.vx",
+                              check_shared_writes).prints()
+    assert before == after == "0.5\n2.5\n"
 
 
 def test_the_command_line_refuses_and_admits_the_repair(capsys):
