@@ -93,6 +93,23 @@ def test_handwritten_only_a_variable_given_its_own_and_another_buffer_is_flagged
     assert ran.dump == snapshot_txt
 
 
+# The same x, which drop-chosen-placeholders already gives back apart from t (`drop x apart
+# from t;`): which of the two buffers goes is that pass's, so x is not flagged, nor dropped
+# again.
+GIVEN_BACK_APART = HANDWRITTEN.replace(
+    "        let q: Tensor<i32, [2]> = y;\n",
+    "        drop x apart from t;\n        let q: Tensor<i32, [2]> = y;\n")
+
+
+def test_handwritten_a_variable_a_drop_apart_names_is_left_to_that_drop(run_pass):
+    assert "drop x apart from t;" in GIVEN_BACK_APART
+    ran = run_pass("drop-flagged-takers", GIVEN_BACK_APART)
+    assert ran.codes == []
+    main = _fn(ran.tree, "main")
+    assert [n for n in main.cells if "owns" in n] == []
+    assert [s for b in main.blocks for s in b.stmts if s._prod == "Drop"] == []
+
+
 # drop-replaced-buffers' drop before an assignment replacing x's own buffer is where that
 # buffer ends: x is not dropped again there, only t's buffer's reads follow, and the new
 # tensor the other branch gives is dropped after x's last read where the flag says so.
