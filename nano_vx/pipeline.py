@@ -220,6 +220,7 @@ from .passes.name_sizing_arguments import name_sizing_arguments
 from .passes.flag_uninit_constants import flag_uninit_constants
 from .passes.read_printed_elements import read_printed_elements
 from .passes.track_uninit_elements import track_uninit_elements
+from .passes.type_array_literals import type_array_literals
 from .passes.type_generic_field_literals import type_generic_field_literals
 from .passes.type_scalars import type_scalars
 from .passes.verify_contracts import verify_contracts
@@ -256,6 +257,7 @@ PIPELINE = Pipeline([
     check_vector_types,
     check_struct_instances,
     type_generic_field_literals,
+    type_array_literals,
     erase_struct_arguments,
     monomorphize,
     check_deferred_names,

@@ -103,6 +103,8 @@ def test_list_passes_prints_the_table_with_languages_and_facts():
         "check-dangling-references", "analysis", "Lrouted", "Lrouted", "-", "-"]
     assert rows["type-generic-field-literals"] == [
         "type-generic-field-literals", "rewrite", "Lresolved", "Lresolved", "-", "-"]
+    assert rows["type-array-literals"] == [
+        "type-array-literals", "rewrite", "Lresolved", "Lresolved", "-", "-"]
     assert rows["check-struct-instances"] == [
         "check-struct-instances", "analysis", "Lresolved", "Lresolved", "-", "-"]
 

@@ -685,7 +685,10 @@ class ExprMixin:
 
     @EXPRESSIONS.on("ArrayLit")
     def x_ArrayLit(self, node, sc, hint):
-        elems, span = [self.expr(e, sc) for e in node.elems], node.span
+        # A typed context's element type reaches the elements (`let v: Tensor<f32, [2]> =
+        # [0.1, 0.2]`), as a `let`'s scalar type reaches a scalar's literals.
+        elem = hint if type(hint) is str and hint != PLACE else None
+        elems, span = [self.expr(e, sc, elem) for e in node.elems], node.span
 
         return lambda f: array_of([unplace(e(f)) for e in elems], CPU_DRAM, span)
 

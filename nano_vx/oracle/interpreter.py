@@ -153,8 +153,9 @@ class Interpreter(StmtMixin, TypeMixin, TypestateMixin, ContractMixin):
             self.struct_fields[item.name] = {f.name: literal_hint(f.type) for f in item.fields}
             params = [g.name for g in getattr(item, "generics", ())]
             self.struct_params[item.name] = {
-                f.name: params.index(f.type.name) for f in item.fields
-                if f.type._prod == "NamedType" and f.type.name in params}
+                f.name: params.index(t.name) for f in item.fields
+                if (t := f.type.elem if f.type._prod == "TensorType" else f.type)._prod
+                == "NamedType" and t.name in params}
         elif kind == "EnumDecl":
             for v in item.variants:
                 self.variant_fields[item.name, v.name] = tuple(map(literal_hint, v.fields))

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from ..languages.lresolved import Lresolved, display_name
 from ..languages.lsrc import DESCRIPTIONS
 from ..nanopass import Analysis, descendants
-from ..placement.struct_literal_arguments import fixed, literal_arguments
+from ..placement.literal_contexts import fixed, literal_arguments
 from ..scalars.terms import FLOATS
 from ..values.numbers import INT_TYPES
 
@@ -45,7 +45,7 @@ erase-struct-arguments, which comes next but one, erases a generic struct's scal
 recursive call. This pass judges the values before the arguments go, as Rust does: a field
 whose declared type names a parameter of its struct takes a value of the type the arguments
 make it, in a literal (its arguments written, else those of the type it is given as:
-placement/struct_literal_arguments.py) or assigned (`x.v = true` of a `Cell<i32>`), and a
+placement/literal_contexts.py) or assigned (`x.v = true` of a `Cell<i32>`), and a
 value given where a type is written (a parameter's too, of a function or of the closure a
 `let` binds the variable called to) takes one that differs from it nowhere inside the
 arguments of a generic struct the erasure erases. An unsuffixed literal fits any type of its

@@ -8,7 +8,7 @@ from ..languages import Lerased, Lresolved
 from ..languages.lerased import ERASED
 from ..nanopass import Pass
 from ..placement.instances import instance_name
-from ..placement.struct_literal_arguments import literal_arguments
+from ..placement.literal_contexts import literal_arguments
 
 
 @dataclass
@@ -47,7 +47,7 @@ function's instance is (`Cell$Point`, `Pair$(i32,Point)`, `Buf$Point$3`), declar
 its generic, its fields' types the arguments (`Tensor<f32, [N]>` is `Tensor<f32, [3]>`). A
 literal is built with the arguments it writes, else those of the type it is given as (a
 `let`, a parameter, a result, a field, a variant's value:
-placement/struct_literal_arguments.py; `Cell { v: Cell { .. } }` as a `Cell<Cell<Point>>`
+placement/literal_contexts.py; `Cell { v: Cell { .. } }` as a `Cell<Cell<Point>>`
 is a `Cell$<Cell$Point>`), else the ones its fields give: a struct literal, an enum value, a
 local of a known struct, a call of a function returning one or an `if` choosing one given a
 field of type `T` makes `T` that struct. Scalar arguments stay erased (type-generic-field-

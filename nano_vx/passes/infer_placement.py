@@ -26,7 +26,8 @@ crosses the call; `spawn on(τ) { B }` is `Pinned<T, τ>`; `x.try_pin(τ)` is
 `HardwareState<T, τ>`, whose `match` binds `Available(p)` as `Pinned<T, τ>` (a tensor in τ's
 space) and `Saturated(v)` as `Verified<T>`; a name any other `match` pattern binds has the
 type of what the matched value holds there. Parameter and return types are
-written with their spaces, and each `Transfer` records the space its value leaves (`src`).
+written with their spaces, a constant's type too (one that writes none is the host's, where
+a constant is computed), and each `Transfer` records the space its value leaves (`src`).
 """, state=State, requires=("model",))
 
 
@@ -43,6 +44,12 @@ def _program(run, node):
         st.typer = base.fresh()
         items.append(run.walk(item))
     return node.replace(items=tuple(items))
+
+
+@infer_placement.on("ConstItem")
+def _const_item(run, node):
+    out = run.rebuild(node)
+    return out.replace(type=with_span(run.state.typer.consts[node.name], node.type.span))
 
 
 @infer_placement.on("Fn")

@@ -9,11 +9,8 @@ from dataclasses import dataclass, field
 
 from ..languages import Lresolved as L
 from ..nanopass import Pass
-from ..placement.struct_literal_arguments import literal_arguments
-from ..scalars.literal_hints import cast, through
-from ..scalars.terms import FLOATS
-from ..values.literal_ranges import holders, integer_literal, refuse_out_of_range
-from ..values.numbers import INT_TYPES
+from ..placement.literal_contexts import literal_arguments
+from ..scalars.literal_hints import typed_literals
 
 
 @dataclass
@@ -29,7 +26,7 @@ arguments make T, as `0.1f32` or `3000000000i64` would be written.
 
 The arguments are those the literal writes or those of the type it is given as (a `let`, a
 parameter, a call's written generic arguments, a result, a field, a variant's value:
-placement/struct_literal_arguments.py). erase-struct-arguments then drops them, and without
+placement/literal_contexts.py). erase-struct-arguments then drops them, and without
 the casts `let c: Cell<f32> = Cell { v: 0.1 + 0.2 };` would sum two f64s and `bump(Cell { v:
 250 })` for `fn bump(c: Cell<u8>)` pass an i32, where the interpreter types them from the
 arguments: an f32 sum, a u8 that wraps. T reaches the literals a `let`'s type reaches in its
@@ -60,7 +57,8 @@ def _struct_lit(run, node):
     for given in out.fields:
         ty = declared.get(given.name)
         if ty is not None and ty._prod == "NamedType" and ty.name in scalars:
-            given = given.replace(value=_typed(run, given.value, scalars[ty.name]))
+            given = given.replace(value=typed_literals(L, given.value, scalars[ty.name],
+                                                       run.ctx.diagnostics))
         elif ty is not None and ty._prod == "TensorType" and ty.elem._prod == "NamedType" \
                 and ty.elem.name in scalars:
             given = given.replace(value=_elements(run, given.value, scalars[ty.elem.name]))
@@ -68,38 +66,11 @@ def _struct_lit(run, node):
     return out.replace(fields=tuple(fields))
 
 
-def _typed(run, value, scalar):
-    """value with each unsuffixed literal of scalar's kind that scalar reaches cast to it, as
-    the interpreter types the literals under a `let` of that type (`-128` one literal, as
-    `-128i8` would be): without it an integer would be an i32 and wrap, a float an f64 and
-    round otherwise."""
-    if integer_literal(value) is not None:
-        if scalar.name in INT_TYPES and _fits(run, value, scalar):
-            return cast(L, value, scalar)
-        return value
-    if value._prod == "Float":
-        return cast(L, value, scalar) if scalar.name in FLOATS else value
-    return through(value, lambda e: _typed(run, e, scalar)) or value
-
-
 def _elements(run, value, scalar):
-    """value, a tensor literal (`[a, b]`, of scalars) given to a field of type `Tensor<T, ..>`, with each element
-    typed as _typed types a value of type T, as the interpreter types a tensor literal under
-    a `let` of its type; any other value as it is."""
+    """value, a tensor literal (`[a, b]`, of scalars) given to a field of type `Tensor<T,
+    ..>`, with each element typed as a value of type T, as the interpreter types a tensor
+    literal under a `let` of its type; any other value as it is."""
     if value._prod != "ArrayLit":
         return value
-    return value.replace(elems=tuple(_typed(run, e, scalar) for e in value.elems))
-
-
-def _fits(run, value, scalar) -> bool:
-    """Whether the integer literal `value` fits the integer type `scalar`; E3008 when it does
-    not."""
-    t, n = INT_TYPES[scalar.name], integer_literal(value)
-    if t.lo <= n <= t.hi:
-        return True
-    text = value.span.source.text[value.span.start:value.span.end] if value.span else str(n)
-    wider = holders(n, t)
-    refuse_out_of_range(run.ctx.diagnostics, value.span, text, t,
-                        help=[f"use a type that holds it, such as `{wider[0].name}`"] if wider
-                        else ["no integer type holds it"])
-    return False
+    return value.replace(elems=tuple(typed_literals(L, e, scalar, run.ctx.diagnostics)
+                                     for e in value.elems))

@@ -227,7 +227,9 @@ class Typer:
         self.machine = machine
         self.functions = {i.name: Signature(i, machine) for i in program.items
                           if i._prod == "Fn"}
-        self.consts = {i.name: i.type for i in program.items if i._prod == "ConstItem"}
+        # A constant is computed on the host: a tensor type that writes no space is there.
+        self.consts = {i.name: placed(i.type, machine.host_space, machine)
+                       for i in program.items if i._prod == "ConstItem"}
         self.structs = {i.name: i for i in program.items if i._prod == "StructDecl"}
         self.enums = {i.name: i for i in program.items if i._prod == "EnumDecl"}
         self.env: dict[str, object] = {}  # unique local name -> its type

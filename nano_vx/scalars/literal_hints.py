@@ -5,6 +5,10 @@ out as casts, for where the value is taken out of that place before type-scalars
 
 from __future__ import annotations
 
+from ..values.literal_ranges import holders, integer_literal, refuse_out_of_range
+from ..values.numbers import INT_TYPES
+from .terms import FLOATS
+
 # The type an unsuffixed literal is where nothing fixes its type.
 UNFIXED = {"Int": "i32", "Float": "f64"}
 
@@ -65,3 +69,31 @@ def through(e, f):
         return e.replace(cases=tuple(c.replace(body=c.body.replace(value=f(c.body.value)))
                                      for c in e.cases))
     return None
+
+
+def typed_literals(lang, value, scalar, diagnostics):
+    """value with each unsuffixed literal of scalar's kind that scalar (a Scalar) reaches cast
+    to it, as the interpreter types the literals under a `let` of that type (`-128` one
+    literal, as `-128i8` would be): without it an integer would be an i32 and wrap, a float an
+    f64 and round otherwise. An integer the type cannot hold is E3008, and is left as it is."""
+    if integer_literal(value) is not None:
+        if scalar.name in INT_TYPES and _fits(value, scalar, diagnostics):
+            return cast(lang, value, scalar)
+        return value
+    if value._prod == "Float":
+        return cast(lang, value, scalar) if scalar.name in FLOATS else value
+    return through(value, lambda e: typed_literals(lang, e, scalar, diagnostics)) or value
+
+
+def _fits(value, scalar, diagnostics) -> bool:
+    """Whether the integer literal `value` fits the integer type `scalar`; E3008 when it does
+    not."""
+    t, n = INT_TYPES[scalar.name], integer_literal(value)
+    if t.lo <= n <= t.hi:
+        return True
+    text = value.span.source.text[value.span.start:value.span.end] if value.span else str(n)
+    wider = holders(n, t)
+    refuse_out_of_range(diagnostics, value.span, text, t,
+                        help=[f"use a type that holds it, such as `{wider[0].name}`"] if wider
+                        else ["no integer type holds it"])
+    return False

@@ -48,13 +48,16 @@ def applied_hint(name, args, bound=None) -> Applied:
 def literal_hint(ty, bound=None):
     """What a type fixes for the literals of the expression it annotates: its scalar type, or
     for a tuple type one such hint per element (`let p: (i64, i32) = (1 << 40, 0)`), for a
-    generic struct applied to arguments what they fix (`let c: Cell<u8> = Cell { v: 250 }`).
-    bound: a generic parameter's name -> the hint of the argument a call writes for it, which
+    generic struct applied to arguments what they fix (`let c: Cell<u8> = Cell { v: 250 }`),
+    for a tensor type its element's scalar type, which an array literal's elements take
+    (`let v: Tensor<f32, [2]> = [0.1, 0.2]`). bound: a generic parameter's name -> the hint of the argument a call writes for it, which
     a parameter's type naming it fixes (`px::<i64>(P { .. })` for `fn px<T>(p: P<T>)`)."""
     if ty is not None and ty._prod == "TupleType":
         return tuple(literal_hint(e, bound) for e in ty.elems)
     if ty is not None and ty._prod == "AppliedType":
         return applied_hint(ty.name, ty.args, bound)
+    if ty is not None and ty._prod == "TensorType":
+        return literal_hint(ty.elem, bound)
     if bound and ty is not None and ty._prod == "NamedType" and ty.name in bound:
         return bound[ty.name]
     return scalar_hint(ty)

@@ -182,3 +182,17 @@ def test_a_name_a_pattern_binds_has_the_type_the_matched_value_holds_there():
     lets = _lets(run_front(CASES / "match_bindings.vx", infer_placement))
     assert lets["u"] == "Tensor<i32, [4], Memory::GPU_HBM>"
     assert (lets["j"], lets["n"]) == ("i32", "i32")
+
+
+def test_a_constants_tensor_type_that_writes_no_space_is_the_hosts():
+    """`const T: Tensor<i64, [2]> = ..` was left without a space, and its value, a host
+    tensor, did not fit it (E3001, 'declared Tensor<i64, [2]>, but its value is Tensor<i64,
+    [2], Memory::CPU_DRAM>'); a `let` of that type was placed and fitted."""
+    text = ("const T: Tensor<i64, [2]> = [3000000000i64, 1i64];\n"
+            "const F: Tensor<f32, [2]> = Tensor<f32, [2]>::fill(1.5);\n"
+            "fn main() {\n  let t: Tensor<i64, [2]> = T;\n  print(t[0] + T[1]);\n"
+            "  print(F[1]);\n}\n")
+    ran = run_front(text, infer_placement)
+    assert [to_text(i.type).strip() for i in ran.after.items[:2]] == \
+        ["Tensor<i64, [2], Memory::CPU_DRAM>", "Tensor<f32, [2], Memory::CPU_DRAM>"]
+    assert not run_front(text, check_value_types).diagnostics.items

@@ -1,7 +1,13 @@
-"""The generic arguments each struct literal of a program is built with: those it writes
-(`Cell::<f32> { .. }`), else those of the type it is given as, where one is written and names
-no generic parameter of its function. type-generic-field-literals types the literals of its
-scalar fields by them; erase-struct-arguments makes the instance its aggregate ones ask for.
+"""The types the literals of a program are given as, by where they go: the generic arguments
+each struct literal is built with, and the element type each array literal's elements take.
+
+A struct literal's arguments are those it writes (`Cell::<f32> { .. }`), else those of the
+type it is given as, where one is written and names no generic parameter of its function.
+type-generic-field-literals types the literals of its scalar fields by them;
+erase-struct-arguments makes the instance its aggregate ones ask for. An array literal given
+as a tensor type whose element type is a scalar (`let v: Tensor<f32, [2]> = [0.1, 0.2];`)
+takes that element type: type-array-literals casts its elements to it (not where it is
+given to a closure's parameter, which converts no tensor it is given).
 
 A literal is given as a type by the `let` or the constant that binds it (`let c: Cell<Point>
 = Cell { .. };`, `const C: Cell<f32> = Cell { .. };`), the parameter it is passed to
@@ -29,7 +35,13 @@ def literal_arguments(program) -> dict[int, tuple]:
     """id of each struct literal of program (Lresolved) -> the GArgs it is built with, for
     the literals that write none and are given as a type that writes them (while program
     lives: the keys are its nodes')."""
-    return _arguments.collect(program).given
+    return _contexts.collect(program).given
+
+
+def array_literal_elements(program) -> dict[int, object]:
+    """id of each array literal of program (Lresolved) given as a tensor type whose element
+    type is a scalar -> that Scalar (while program lives: the keys are its nodes')."""
+    return _contexts.collect(program).elements
 
 
 def fixed(ty, item):
@@ -44,6 +56,7 @@ def fixed(ty, item):
 @dataclass
 class _State:
     given: dict = field(default_factory=dict)  # id of a literal -> its GArgs
+    elements: dict = field(default_factory=dict)  # id of an array literal -> its Scalar
     structs: dict = field(default_factory=dict)  # name -> StructDecl
     variants: dict = field(default_factory=dict)  # (enum, variant) -> its values' types
     callees: dict = field(default_factory=dict)  # name -> Fn
@@ -54,13 +67,14 @@ class _State:
     body: object = None
 
 
-_arguments = Analysis("struct-literal-arguments", Lresolved, """
+_contexts = Analysis("literal-contexts", Lresolved, """
 The generic arguments each struct literal is built with, written or from the type it is
-given as (a helper of type-generic-field-literals and erase-struct-arguments).
+given as, and the element type each array literal is given as (a helper of
+type-generic-field-literals, type-array-literals and erase-struct-arguments).
 """, state=_State)
 
 
-@_arguments.on("Program")
+@_contexts.on("Program")
 def _program(run, node):
     st = run.state
     st.structs = {i.name: i for i in node.items if i._prod == "StructDecl"}
@@ -70,7 +84,7 @@ def _program(run, node):
     run.descend(node)
 
 
-@_arguments.on("Fn")
+@_contexts.on("Fn")
 def _fn(run, node):
     st = run.state
     st.fn, st.result, st.body = node, fixed(node.ret, node), node.body
@@ -82,31 +96,31 @@ def _fn(run, node):
     st.result = st.body = None
 
 
-@_arguments.on("ConstItem")
+@_contexts.on("ConstItem")
 def _const_item(run, node):
     run.state.fn = None
     if node.value is not None:
         _given_as(run, node.value, node.type)
 
 
-@_arguments.on("Let")
+@_contexts.on("Let")
 def _let(run, node):
     _given_as(run, node.value, fixed(node.type, run.state.fn))
 
 
-@_arguments.on("Return")
+@_contexts.on("Return")
 def _return(run, node):
     if node.value is not None:
         _given_as(run, node.value, run.state.result)
 
 
-@_arguments.on("Block")
+@_contexts.on("Block")
 def _block(run, node):
     st = run.state
     _arm(run, node, st.result) if node is st.body else run.descend(node)
 
 
-@_arguments.on("Closure", "Spawn")
+@_contexts.on("Closure", "Spawn")
 def _closure(run, node):
     """A closure's `return`, and a `spawn on` block's, gives its own value, not the
     function's result."""
@@ -116,22 +130,25 @@ def _closure(run, node):
     st.result = result
 
 
-@_arguments.on("EnumValue")
+@_contexts.on("EnumValue")
 def _enum_value(run, node):
     types = run.state.variants.get((node.enum, node.variant), ())
     for i, a in enumerate(node.args):
         _given_as(run, a, types[i] if i < len(types) else None)
 
 
-@_arguments.on("Call")
+@_contexts.on("Call")
 def _call(run, node):
     st = run.state
     fn = st.callees.get(node.callee.name) if node.callee._prod == "Global" else None
     closure = st.closures.get(node.callee.name) if node.callee._prod == "Local" else None
     if closure is not None:  # a closure's parameters type what its calls give them too
         for i, a in enumerate(node.args):
-            _given_as(run, a, fixed(closure.params[i].type, st.fn)
-                      if i < len(closure.params) else None)
+            ty = fixed(closure.params[i].type, st.fn) if i < len(closure.params) else None
+            # but not an array literal's elements: the interpreter makes them as they are
+            # written and converts no tensor at the call, so `[0.1f32, 0.2]` says f32 there.
+            _given_as(run, a, None if ty is not None and any(
+                n._prod == "TensorType" for n in descendants(ty)) else ty)
         return
     if fn is None:
         run.descend(node)
@@ -150,7 +167,7 @@ def _call(run, node):
         _given_as(run, a, written(fn.params[i].type) if i < len(fn.params) else None)
 
 
-@_arguments.on("StructLit")
+@_contexts.on("StructLit")
 def _struct_lit(run, node):
     _literal(run, node, node.targs)
 
@@ -162,10 +179,15 @@ def _given_as(run, value, ty):
             len(ty.elems) == len(value.elems):
         for e, t in zip(value.elems, ty.elems):
             _given_as(run, e, t)
-    elif ty is None or ty._prod != "AppliedType":
+    elif ty is None or ty._prod not in ("AppliedType", "TensorType"):
         run.walk(value)
-    elif p == "StructLit" and not value.targs and ty.name == value.name:
+    elif p == "StructLit" and ty._prod == "AppliedType" and not value.targs and \
+            ty.name == value.name:
         _literal(run, value, ty.args)
+    elif p == "ArrayLit" and ty._prod == "TensorType":
+        if ty.elem._prod == "Scalar":
+            run.state.elements[id(value)] = ty.elem
+        run.walk(value)
     elif p == "IfExpr":
         run.walk(value.cond)
         _arm(run, value.then, ty)
