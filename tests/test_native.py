@@ -87,10 +87,10 @@ NOT_LOWERED = {
     # A constant holding a tensor made by ::uninit() of `?` extents (flag-uninit-constants):
     # no flags of static extents for its first read to make.
     "tests/passes/cases/flag_uninit_constants/e5010_of_unknown_extents.vx",
-    # A constant holding a reference to an element of a tensor, whose value binds a variable
-    # (name-temporaries): no function computes a reference constant's value.
+    # A constant holding a reference to an element of a tensor constant, whose value binds a
+    # variable (name-temporaries): no function computes a reference constant's value.
     "tests/passes/cases/name_temporaries/"
-    "e5010_reference_constant_naming_an_element_it_makes.vx",
+    "e5010_reference_constant_naming_an_element_at_an_index_a_variable_holds.vx",
     # A constant holding a reference whose value calls a function (dereference-constants):
     # no global keeps a place, and each read would call it again.
     "tests/passes/cases/dereference_constants/e5010_chosen_by_a_call.vx",

@@ -98,3 +98,40 @@ RETURNED = """
 
 def test_handwritten_a_returned_element_is_refused(run_pass):
     assert run_pass("dereference-constants", RETURNED).codes == ["E5010"]
+
+
+# Hand-written Lconstparts: a reference to an element of a tensor the value makes, through a
+# `let` of a borrow of it, is held (no name outside the value holds the tensor); one of a
+# tensor made by ::uninit() stays a reference, as does one of a tensor a `let mut` binds.
+MADE = """
+    // IL: Lconstparts
+    const M: &i32 = if true {
+        let k: &Tensor<i32, [2]> = &Tensor<i32, [2]>::fill(4);
+        &k[1]
+    } else {
+        &Tensor<i32, [2]>([5, 6])[0]
+    };
+
+    const U: &i32 = &Tensor<i32, [2]>::uninit()[0];
+
+    const V: &i32 = if true {
+        let mut k: Tensor<i32, [2]> = Tensor<i32, [2]>::fill(7);
+        &k[0]
+    } else {
+        &8
+    };
+
+    fn main() {
+        @print(*@M);
+    }
+"""
+
+
+def test_handwritten_an_element_of_a_tensor_the_value_makes_is_held(run_pass):
+    ran = run_pass("dereference-constants", MADE)
+    assert ran.codes == []
+    assert "const M: i32 = *(if true {" in ran.dump
+    assert "const U: &i32 = &Tensor<i32, [2]>::uninit()[0];" in ran.dump
+    assert "const V: &i32 = if true {" in ran.dump
+    assert "@print(*(&@M));" in ran.dump
+    assert _printed(ran.before) == _printed(ran.tree) == "4\n"
