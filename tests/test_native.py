@@ -91,9 +91,10 @@ NOT_LOWERED = {
     # variable (name-temporaries): no function computes a reference constant's value.
     "tests/passes/cases/name_temporaries/"
     "e5010_reference_constant_naming_an_element_at_an_index_a_variable_holds.vx",
-    # A constant holding a reference whose value calls a function (dereference-constants):
-    # no global keeps a place, and each read would call it again.
-    "tests/passes/cases/dereference_constants/e5010_chosen_by_a_call.vx",
+    # A constant holding a reference whose value calls a function, choosing between elements
+    # of two tensor constants (dereference-constants): no global keeps a place, each read
+    # would call it again, and no index names the tensor (index-chosen-constant-elements).
+    "tests/passes/cases/dereference_constants/e5010_chosen_by_a_call_between_two_tensors.vx",
     # A closure indexing a parameter of no written type, given to a variable then assigned
     # another, given to a closure that returns it: no call says whether the parameter is a
     # raw pointer or a tensor.

@@ -23,7 +23,7 @@ Make each constant holding a `&` to a scalar whose value names nothing that may 
 element of a tensor but one of a tensor it makes, no reference a call returns but one a
 function hands on, no constant left so holds) hold the scalar, `*` of its value, and each read of it a borrow of it: `const R: &i32 = if c { let k = &5; k } else { &6 };` is
 `const R: i32 = *if c { .. };`, `*R` is `*&R` (E5010 for one it leaves a reference whose
-value calls a function of the program: `const G: &f32 = if pick() { &F[0] } else { &F[1] };`).
+value calls a function of the program: `const G: &f32 = if pick() { &F[0] } else { &E[1] };`).
 
 Native code holds no reference in a global: a constant's value is a global's scalar parts,
 and `&5` borrows a local's cell, which a constant has none of. What the reference names
@@ -45,7 +45,8 @@ returning none: `fn at(r: &i32) -> &i32 { print(2); r }`) names nothing the valu
 name itself. A reference left so is the place its value names, which each read computes
 again: a value calling a function (printing, or choosing another element each time) would
 call it at each read, where the interpreter calls it once, and a place is not a value a
-global can keep, so such a constant is refused.
+global can keep, so such a constant is refused (index-chosen-constant-elements made one
+choosing among elements of one tensor constant at literal indices a constant of those).
 """, state=State)
 
 

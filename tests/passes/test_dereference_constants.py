@@ -40,9 +40,11 @@ def test_an_element_of_a_tensor_stays_a_reference():
     assert "@print(*(&@E));" not in text
 
 
-def test_a_reference_a_call_chooses_is_refused_then_repaired():
-    assert_refused_then_repaired(CASES / "e5010_chosen_by_a_call.vx", dereference_constants,
-                                 "E5010", "a constant holding a reference whose value calls")
+def test_a_reference_a_call_chooses_between_two_tensors_is_refused_then_repaired():
+    # index-chosen-constant-elements indexes one tensor only
+    assert_refused_then_repaired(CASES / "e5010_chosen_by_a_call_between_two_tensors.vx",
+                                 dereference_constants, "E5010",
+                                 "a constant holding a reference whose value calls")
 
 
 # Hand-written Lconstparts: a reference constant borrowing a literal, one a function handing
