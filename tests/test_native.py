@@ -77,11 +77,11 @@ NOT_LOWERED = {
     # holding the caller's buffer, not the caller's tensor.
     "tests/passes/cases/scalarize_aggregates/e5010_tensor_assigned_whole_through_a_reference_"
     "to_a_parameters_struct_made_to_refer_elsewhere_in_a_loop.vx",
-    # A constant holding an aggregate holding two tensors, one another constant holds, one
-    # made by ::uninit() or rows of one tensor (the function computing it returns one tensor
+    # A constant holding an aggregate holding two tensors, each another constant holds, or
+    # made by ::uninit(), or rows of one tensor (the function computing it returns one tensor
     # and would copy the other): inline-aggregate-constants refuses it.
     "tests/passes/cases/inline_aggregate_constants/"
-    "e5010_holding_two_tensors_one_a_constant_holds.vx",
+    "e5010_holding_two_tensors_two_constants_hold.vx",
     "tests/passes/cases/inline_aggregate_constants/e5010_holding_two_tensors_made_by_uninit.vx",
     "tests/passes/cases/inline_aggregate_constants/e5010_holding_two_rows_of_one_tensor.vx",
     # A constant holding a tensor made by ::uninit() of `?` extents (flag-uninit-constants):
