@@ -85,10 +85,10 @@ def _returned(shape: Tree, item, fns: dict, consts: dict):
     global of its own, and at most one tensor; or a struct or a tuple holding several, each
     made as the value is computed and never by `::uninit()`, but for one the value may share
     with something else (another constant's, a row), which its literal gives as a part of its
-    own: the function returns that one (else the first) and copies each other into the
-    buffer the first read makes for its global, a copy no read can tell from the tensor,
-    which nothing else holds, and which reads no element never written. False where it is
-    not split."""
+    own (a scalar part may read another's element): the function returns that one (else the
+    first) and copies each other into the buffer the first read makes for its global, a copy
+    no read can tell from the tensor, which nothing else holds, and which reads no element
+    never written. False where it is not split."""
     if not _parts_split(shape):
         return False
     tensors = [k for k, ty in enumerate(shape.leaves()) if is_tensor(ty)]
@@ -99,9 +99,10 @@ def _returned(shape: Tree, item, fns: dict, consts: dict):
     if not may_share_tensors(item.value, fns, consts):
         return tensors[0]
     given = _leaf_values(item.value, shape)
-    shared = [k for k in tensors if given is not None and
-              may_share_tensors(given[k], fns, consts)]
-    return shared[0] if len(shared) == 1 else False
+    if given is None:
+        return False
+    shared = [k for k in tensors if may_share_tensors(given[k], fns, consts)]
+    return False if len(shared) > 1 else (shared or tensors)[0]
 
 
 def _leaf_values(e, shape: Tree):
