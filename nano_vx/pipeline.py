@@ -160,6 +160,7 @@ from .passes.hoist_constant_tensors import hoist_constant_tensors
 from .passes.inline_aggregate_constants import inline_aggregate_constants
 from .passes.outline_constant_values import outline_constant_values
 from .passes.renew_taken_tensors import renew_taken_tensors
+from .passes.index_chosen_constant_elements import index_chosen_constant_elements
 from .passes.split_computed_constants import split_computed_constants
 from .passes.insert_drops import insert_drops
 from .passes.instantiate_aggregate_forms import instantiate_aggregate_forms
@@ -317,6 +318,7 @@ BACK_END = [
     return_assigned_references,
     copy_closures_given_chains,
     collapse_reference_chains,
+    index_chosen_constant_elements,
     split_computed_constants,
     hoist_constant_tensors,
     inline_aggregate_constants,

@@ -77,23 +77,24 @@ NOT_LOWERED = {
     # holding the caller's buffer, not the caller's tensor.
     "tests/passes/cases/scalarize_aggregates/e5010_tensor_assigned_whole_through_a_reference_"
     "to_a_parameters_struct_made_to_refer_elsewhere_in_a_loop.vx",
-    # A constant holding an aggregate holding two tensors, one another constant holds, one
-    # made by ::uninit() or rows of one tensor (the function computing it returns one tensor
+    # A constant holding an aggregate holding two tensors, each another constant holds, or
+    # made by ::uninit(), or rows of one tensor (the function computing it returns one tensor
     # and would copy the other): inline-aggregate-constants refuses it.
     "tests/passes/cases/inline_aggregate_constants/"
-    "e5010_holding_two_tensors_one_a_constant_holds.vx",
+    "e5010_holding_two_tensors_two_constants_hold.vx",
     "tests/passes/cases/inline_aggregate_constants/e5010_holding_two_tensors_made_by_uninit.vx",
     "tests/passes/cases/inline_aggregate_constants/e5010_holding_two_rows_of_one_tensor.vx",
     # A constant holding a tensor made by ::uninit() of `?` extents (flag-uninit-constants):
     # no flags of static extents for its first read to make.
     "tests/passes/cases/flag_uninit_constants/e5010_of_unknown_extents.vx",
-    # A constant holding a reference to an element of a tensor, whose value binds a variable
-    # (name-temporaries): no function computes a reference constant's value.
+    # A constant holding a reference to an element of a tensor constant, whose value binds a
+    # variable (name-temporaries): no function computes a reference constant's value.
     "tests/passes/cases/name_temporaries/"
-    "e5010_reference_constant_naming_an_element_it_makes.vx",
-    # A constant holding a reference whose value calls a function (dereference-constants):
-    # no global keeps a place, and each read would call it again.
-    "tests/passes/cases/dereference_constants/e5010_chosen_by_a_call.vx",
+    "e5010_reference_constant_naming_an_element_at_an_index_a_variable_holds.vx",
+    # A constant holding a reference whose value calls a function, choosing between elements
+    # of two tensor constants (dereference-constants): no global keeps a place, each read
+    # would call it again, and no index names the tensor (index-chosen-constant-elements).
+    "tests/passes/cases/dereference_constants/e5010_chosen_by_a_call_between_two_tensors.vx",
     # A closure indexing a parameter of no written type, given to a variable then assigned
     # another, given to a closure that returns it: no call says whether the parameter is a
     # raw pointer or a tensor.

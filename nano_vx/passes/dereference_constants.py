@@ -20,10 +20,10 @@ class State:
 
 dereference_constants = Pass("dereference-constants", L, L, """
 Make each constant holding a `&` to a scalar whose value names nothing that may change (no
-element of a tensor, no reference a call returns but one a function hands on, no constant
-left so holds) hold the scalar, `*` of its value, and each read of it a borrow of it: `const R: &i32 = if c { let k = &5; k } else { &6 };` is
+element of a tensor but one of a tensor it makes, no reference a call returns but one a
+function hands on, no constant left so holds) hold the scalar, `*` of its value, and each read of it a borrow of it: `const R: &i32 = if c { let k = &5; k } else { &6 };` is
 `const R: i32 = *if c { .. };`, `*R` is `*&R` (E5010 for one it leaves a reference whose
-value calls a function of the program: `const G: &f32 = if pick() { &F[0] } else { &F[1] };`).
+value calls a function of the program: `const G: &f32 = if pick() { &F[0] } else { &E[1] };`).
 
 Native code holds no reference in a global: a constant's value is a global's scalar parts,
 and `&5` borrows a local's cell, which a constant has none of. What the reference names
@@ -34,7 +34,10 @@ there), is what every read through it sees, and a borrow of it at each read name
 number as the reference did; outline-constant-values then computes a value binding a
 variable or borrowing by a function at the first read, and name-borrowed-temporaries gives
 each read's borrow a local. An element of a tensor may be written through a copy of it,
-which the reference would see, and a reference a call returns or another constant holds may
+which the reference would see (but of a tensor the value makes, by a constructor or a
+literal, directly or through a `let` of it or a borrow of it: no name outside the value
+holds it; not by `::uninit()`, whose element never written the interpreter stops on where
+the reference is read through), and a reference a call returns or another constant holds may
 name one: such constants stay as they are. A function returning a reference that names only
 what the references it is given name (its body borrows no element, reads through no
 reference but a parameter's to a scalar and calls only such functions, or functions
@@ -42,7 +45,8 @@ returning none: `fn at(r: &i32) -> &i32 { print(2); r }`) names nothing the valu
 name itself. A reference left so is the place its value names, which each read computes
 again: a value calling a function (printing, or choosing another element each time) would
 call it at each read, where the interpreter calls it once, and a place is not a value a
-global can keep, so such a constant is refused.
+global can keep, so such a constant is refused (index-chosen-constant-elements made one
+choosing among elements of one tensor constant at literal indices a constant of those).
 """, state=State)
 
 
@@ -55,11 +59,38 @@ def _scalar_reference(item) -> bool:
 
 def _names_only_fixed(item, returning: set, referring: set) -> bool:
     """Whether the value of the constant `item` names nothing that may change: no element of
-    a tensor, no call of a function in `returning` (of a reference), no constant in
-    `referring` (holding a reference that may name one)."""
-    return not any(n._prod == "Index" or n._prod == "Call" and (
+    a tensor but one the value makes itself, no call of a function in `returning` (of a
+    reference), no constant in `referring` (holding a reference that may name one)."""
+    made = _made_tensors(item.value)
+    return not any(n._prod == "Index" and not _made(n.base, made) or n._prod == "Call" and (
         n.callee._prod != "Global" or n.callee.name in returning) or
         n._prod == "Global" and n.name in referring for n in descendants(item.value))
+
+
+def _made_tensors(value) -> set:
+    """The variables `value` binds by a `let` to a tensor it makes (a constructor but
+    `::uninit()`, or a literal), to a borrow of one, or to another such variable: no name outside the value
+    holds that tensor, so nothing writes an element of it the reference may name."""
+    made: set = set()
+    for n in descendants(value):
+        if n._prod == "Let" and not n.mutable and n.value is not None and \
+                _made(n.value, made):
+            made.add(n.name)
+    return made
+
+
+def _made(e, made: set) -> bool:
+    """Whether e is a tensor the constant's value makes: a constructor but `::uninit()`, a
+    literal, a borrow
+    of or through one, a row of one, or a variable of `made`."""
+    if e._prod in ("Borrow", "Deref"):
+        return _made(e.value, made)
+    if e._prod == "Index":
+        return _made(e.base, made)
+    # Not one made by `::uninit()`: its element, never written, stops the interpreter at a
+    # read through the reference, not at the constant's first read.
+    return e._prod == "TensorLit" or e._prod == "TensorNew" and e.ctor != "uninit" or \
+        e._prod == "Local" and e.name in made
 
 
 def _passing_on(fns: dict, returning: set, referring: set) -> set:

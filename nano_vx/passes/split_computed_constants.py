@@ -27,7 +27,8 @@ class State:
 
 split_computed_constants = Pass("split-computed-constants", Lassumed, L, """
 Make each constant holding a struct, a tuple or an enum of scalars and vectors (and tensors:
-one, or several in a struct or a tuple, made as the value is computed) whose value calls a
+one, or several in a struct or a tuple, made as the value is computed but for at most one
+its literal gives) whose value calls a
 function, may stop the run, binds a variable or makes a tensor other than as a part of its
 literal one constant per part, all computed by a function at the first read of any of them,
 and each read of the constant the literal of its parts.
@@ -58,32 +59,65 @@ the function copies its elements: no read can tell the copy from the tensor wher
 made it, nothing else holding it (it reads no constant holding a tensor or an aggregate,
 itself, through a function it calls or a constant it reads, calls no closure, takes no row,
 a view of another's buffer, and calls no function lent a tensor that returns one), and never
-by `::uninit()` (the copy would read elements never written). A generic struct's field of erased type is
+by `::uninit()` (the copy would read elements never written). Where the value is a struct
+or tuple literal (down to its tensors) one tensor of which alone may be one something else
+holds too (`H { a: mk(), b: T }` of a constant `T`, a row, what a function lent a tensor
+returns), the function returns that one instead, the buffer itself, which the part's global
+then shares with what else holds it, as the interpreter's constant does, and copies the
+others. A generic struct's field of erased type is
 typed as what the value puts there (aggregate_types.constant_shape): what the function a call
 returning the whole value puts there (`const G: Pair<f64> = two();`, `two`'s literal's f64s),
 or, in a literal, the type a called function's result, a constant, a local's `let` or a literal
 is written with (`Pair { a: half(), b: 2.5 }` of `half() -> f64` holds two f64s), the value the
 interpreter holds there, or by an `if`'s arms (`Pair { a: if c() { 1.5 } else { 0.5 }, .. }`).
-A constant holding several tensors otherwise (one may be another's, or made by `::uninit()`;
-an enum's: the `match` gives back one), or a generic aggregate's
+A constant holding several tensors otherwise (two may be another's, or one whose literal
+does not say which, or one made by `::uninit()`; an enum's: the `match` gives back one), or a generic aggregate's
 field the value does not type (a `match` choosing it, its arms no type reaches), or one whose
 value neither calls, nor may stop, nor binds, nor makes a tensor other than as a part of its
 literal, is inline-aggregate-constants' to inline or refuse.
 """, state=State)
 
 
-def _splits(shape: Tree, item, fns: dict, consts: dict) -> bool:
-    """Whether the constant `item` of this shape is split here: a struct, a tuple or an enum
-    of such, down to scalars and vectors of scalars, each a global of its own, and at most
-    one tensor, which the function computing the value returns; or a struct or a tuple
-    holding several, each made as the value is computed and never by `::uninit()`: the
-    function returns the first and copies each other into the buffer the first read makes
-    for its global, a copy no read can tell from the tensor, which nothing else holds, and
-    which reads no element never written."""
+def _returned(shape: Tree, item, fns: dict, consts: dict):
+    """The index among shape's leaves of the tensor the function computing the constant
+    `item` of this shape returns (None for no tensor), if the constant is split here: a
+    struct, a tuple or an enum of such, down to scalars and vectors of scalars, each a
+    global of its own, and at most one tensor; or a struct or a tuple holding several, each
+    made as the value is computed and never by `::uninit()`, but for one the value may share
+    with something else (another constant's, a row), which its literal gives as a part of its
+    own (a scalar part may read another's element): the function returns that one (else the
+    first) and copies each other into the buffer the first read makes for its global, a copy
+    no read can tell from the tensor, which nothing else holds, and which reads no element
+    never written. False where it is not split."""
     if not _parts_split(shape):
         return False
-    return sum(map(is_tensor, shape.leaves())) <= 1 or not _has_enum(shape) and not \
-        maybe_uninit(item.value, fns, consts) and not may_share_tensors(item.value, fns, consts)
+    tensors = [k for k, ty in enumerate(shape.leaves()) if is_tensor(ty)]
+    if len(tensors) <= 1:
+        return tensors[0] if tensors else None
+    if _has_enum(shape) or maybe_uninit(item.value, fns, consts):
+        return False
+    if not may_share_tensors(item.value, fns, consts):
+        return tensors[0]
+    given = _leaf_values(item.value, shape)
+    if given is None:
+        return False
+    shared = [k for k in tensors if may_share_tensors(given[k], fns, consts)]
+    return False if len(shared) > 1 else (shared or tensors)[0]
+
+
+def _leaf_values(e, shape: Tree):
+    """The expression e, a struct or tuple literal of this shape down to its leaves, gives
+    each leaf, in the order of shape's leaves; None where it is not such a literal."""
+    if shape.kind == "leaf":
+        return [e]
+    if e._prod == "StructLit" and shape.kind == "struct":
+        fields = {f.name: f.value for f in e.fields}
+        parts = [_leaf_values(fields[label], p) for label, p in shape.parts]
+    elif e._prod == "Tuple" and shape.kind == "tuple":
+        parts = [_leaf_values(x, p) for x, (_, p) in zip(e.elems, shape.parts)]
+    else:
+        return None
+    return None if None in parts else [x for part in parts for x in part]
 
 
 def _has_enum(shape: Tree) -> bool:
@@ -136,7 +170,8 @@ def _program(run, program):
             # interpreter holds it.
             sigs = sigs if sigs is not None else program_types(program)[1]
             shape = constant_shape(item, shape, program, sigs)
-        if shape is None or not _splits(shape, item, fns, named):
+        first = _returned(shape, item, fns, named) if shape is not None else False
+        if first is False:
             continue
         nodes = computed(item.value, scalars)
         if calls(nodes) or any(map(may_stop, nodes)) or \
@@ -144,15 +179,16 @@ def _program(run, program):
                 _made_apart(item.value, shape):
             names = [_unused(f"{item.name}_{path}", taken) for path in shape.paths()]
             st.parts[item.name] = shape.rebuilt(iter(names))
-            split[item.name] = shape
+            split[item.name] = shape, first
     if not split:
         return program
     made = run.rebuild(program)  # the reads, in the functions and the constants' values
     items = []
     for item in made.items:
         if item._prod == "ConstItem" and item.name in split:
-            items.extend(_split(item, split[item.name], st.parts[item.name].leaves(),
-                                _unused(f"{item.name}$fill", taken)))
+            shape, first = split[item.name]
+            items.extend(_split(item, shape, st.parts[item.name].leaves(),
+                                _unused(f"{item.name}$fill", taken), first))
         else:
             items.append(item)
     return made.replace(items=tuple(items))
@@ -196,19 +232,20 @@ def _literal(parts: Tree, span):
     return L["Tuple"](tuple(v for _, v in made), span=span)
 
 
-def _writes(shape: Tree, base, params, taken: set, returned: list, copies: Names) -> list:
+def _writes(shape: Tree, base, params, kept, taken: set, returned: list,
+            copies: Names) -> list:
     """The statements writing each scalar part of the value `base` of this shape through the
-    next of `params` (an iterator of their names, in order), its tensor appended to
-    `returned` (a tensor after it copied element by element into its parameter, the loops
-    named by `copies`); an enum's a `match` on it that writes its variant's index as its
+    next of `params` (an iterator of their names, in order), the tensor the next of `kept`
+    (whether each leaf, in order, is the one returned) says appended to `returned` (each
+    other copied element by element into its parameter, the loops named by `copies`); an enum's a `match` on it that writes its variant's index as its
     tag, then the variant's parts, the value of each arm the tensor where the enum holds one
     (a `::new()` one in a variant not carrying it, which no read of that variant reads),
     bound by a `let` that is what is returned."""
     sp = base.span
+    if shape.kind == "leaf" and next(kept):
+        returned.append(base)
+        return []
     if shape.kind == "leaf" and is_tensor(shape.leaf):
-        if not returned:
-            returned.append(base)
-            return []
         return copy_elements(copies, L["Local"](next(params), span=sp), base, shape.leaf, sp)
     if shape.kind == "leaf":
         return [L["Assign"](L["Deref"](L["Local"](next(params), span=sp), span=sp), "=", base,
@@ -216,8 +253,10 @@ def _writes(shape: Tree, base, params, taken: set, returned: list, copies: Names
     if shape.kind != "enum":
         get = L["FieldGet"] if shape.kind == "struct" else L["TupleGet"]
         return [w for label, p in shape.parts
-                for w in _writes(p, get(base, label, span=sp), params, taken, returned, copies)]
+                for w in _writes(p, get(base, label, span=sp), params, kept, taken, returned,
+                                 copies)]
     tag, cases = next(params), []
+    next(kept)
     tensor = next((ty for ty in shape.leaves() if is_tensor(ty)), None)
     for k, (label, v) in enumerate(shape.variants()):
         bound = [unused_name("payload", taken) for _ in v.parts]
@@ -225,7 +264,8 @@ def _writes(shape: Tree, base, params, taken: set, returned: list, copies: Names
                             L["Int"](k, span=sp), span=sp)]
         carried: list = []
         body += [w for (_, p), b in zip(v.parts, bound)
-                 for w in _writes(p, L["Local"](b, span=sp), params, taken, carried, copies)]
+                 for w in _writes(p, L["Local"](b, span=sp), params, kept, taken, carried,
+                                  copies)]
         value = None if tensor is None else carried[0] if carried else \
             L["TensorNew"](tensor, "new", (), span=sp)
         pattern = L["PVariant"](shape.name, label, tuple(L["PBind"](b, span=sp) for b in bound),
@@ -239,23 +279,23 @@ def _writes(shape: Tree, base, params, taken: set, returned: list, copies: Names
     return [L["Let"](name, False, tensor, chosen, span=sp)]
 
 
-def _split(item, shape: Tree, names: list, fill: str) -> list:
+def _split(item, shape: Tree, names: list, fill: str, first: int | None) -> list:
     """The function computing the constant `item`, writing its parts and returning its
-    tensor, and a constant per part, named `names`, reading what it wrote (the tensor the
-    last part, after those it writes)."""
+    tensor (leaf `first` of shape), and a constant per part, named `names`, reading what it
+    wrote (the tensor the last part, after those it writes)."""
     sp = item.span
     taken = {n.name for n in descendants(item.value)
              if n._prod in ("Local", "Let", "Param", "PBind")}
     value = unused_name("value", taken)
     leaves = shape.leaves()
-    first = next((k for k, ty in enumerate(leaves) if is_tensor(ty)), None)
     written = [ty for k, ty in enumerate(leaves) if k != first]
     params = [L["Param"](unused_name("part", taken), ty if is_tensor(ty) else
                          L["BorrowType"](ty, True, span=sp), span=sp) for ty in written]
     returned: list = []
     stmts = [L["Let"](value, False, item.type, item.value, span=sp),
-             *_writes(shape, L["Local"](value, span=sp), iter(p.name for p in params), taken,
-                      returned, Names(item.value))]
+             *_writes(shape, L["Local"](value, span=sp), iter(p.name for p in params),
+                      iter(k == first for k in range(len(leaves))), taken, returned,
+                      Names(item.value))]
     ret = leaves[first] if first is not None else None
     fn = L["Fn"](fill, tuple(params), None, ret, (),
                  L["Block"](tuple(stmts), returned[0] if returned else None, span=sp), span=sp)

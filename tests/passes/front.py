@@ -202,16 +202,6 @@ def assert_refused_then_repaired(case: Path, upto, code: str, says: str):
     assert not repaired.diagnostics.items, repaired.diagnostics.render()
 
 
-def assert_constant_refused_as_it_was(case: Path, upto, says: str):
-    """`upto` refuses the case's one constant (E5010 saying `says`) and leaves it as it was,
-    for the interpreter to run; the repair passes."""
-    assert_refused_then_repaired(case, upto, "E5010", says)
-    ran = run_front(case, upto)
-    [before] = [i for i in ran.before.items if i._prod == "ConstItem"]
-    [after] = [i for i in ran.after.items if i._prod == "ConstItem"]
-    assert after is before
-
-
 def assert_refused_from_the_command_line(case: Path, code: str, capsys):
     assert cli_main([str(case), "--action", "check"]) == 1
     assert f"error[{code}]" in capsys.readouterr().err

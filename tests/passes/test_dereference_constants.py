@@ -40,9 +40,11 @@ def test_an_element_of_a_tensor_stays_a_reference():
     assert "@print(*(&@E));" not in text
 
 
-def test_a_reference_a_call_chooses_is_refused_then_repaired():
-    assert_refused_then_repaired(CASES / "e5010_chosen_by_a_call.vx", dereference_constants,
-                                 "E5010", "a constant holding a reference whose value calls")
+def test_a_reference_a_call_chooses_between_two_tensors_is_refused_then_repaired():
+    # index-chosen-constant-elements indexes one tensor only
+    assert_refused_then_repaired(CASES / "e5010_chosen_by_a_call_between_two_tensors.vx",
+                                 dereference_constants, "E5010",
+                                 "a constant holding a reference whose value calls")
 
 
 # Hand-written Lconstparts: a reference constant borrowing a literal, one a function handing
@@ -98,3 +100,40 @@ RETURNED = """
 
 def test_handwritten_a_returned_element_is_refused(run_pass):
     assert run_pass("dereference-constants", RETURNED).codes == ["E5010"]
+
+
+# Hand-written Lconstparts: a reference to an element of a tensor the value makes, through a
+# `let` of a borrow of it, is held (no name outside the value holds the tensor); one of a
+# tensor made by ::uninit() stays a reference, as does one of a tensor a `let mut` binds.
+MADE = """
+    // IL: Lconstparts
+    const M: &i32 = if true {
+        let k: &Tensor<i32, [2]> = &Tensor<i32, [2]>::fill(4);
+        &k[1]
+    } else {
+        &Tensor<i32, [2]>([5, 6])[0]
+    };
+
+    const U: &i32 = &Tensor<i32, [2]>::uninit()[0];
+
+    const V: &i32 = if true {
+        let mut k: Tensor<i32, [2]> = Tensor<i32, [2]>::fill(7);
+        &k[0]
+    } else {
+        &8
+    };
+
+    fn main() {
+        @print(*@M);
+    }
+"""
+
+
+def test_handwritten_an_element_of_a_tensor_the_value_makes_is_held(run_pass):
+    ran = run_pass("dereference-constants", MADE)
+    assert ran.codes == []
+    assert "const M: i32 = *(if true {" in ran.dump
+    assert "const U: &i32 = &Tensor<i32, [2]>::uninit()[0];" in ran.dump
+    assert "const V: &i32 = if true {" in ran.dump
+    assert "@print(*(&@M));" in ran.dump
+    assert _printed(ran.before) == _printed(ran.tree) == "4\n"
