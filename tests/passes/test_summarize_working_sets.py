@@ -98,6 +98,35 @@ def test_a_tile_moved_out_in_a_loop_ends_at_the_move():
     [ws] = _sets("moved_in_loop").ctx.working_sets
     first, again = ws.tiles
     assert first.last < again.start and ws.peak == 60
+    # `a`'s next tile is carried round the loop, but `first` holds that stretch on the
+    # first turn and stands for it: the two are never counted together.
+    assert [(lo, hi, before) for lo, hi, before in again.again] == [(2, first.last, first)]
+
+
+def test_a_tile_a_loop_carries_is_resident_to_its_end_and_again_up_to_the_read():
+    [ws] = _sets("carried_round_loop").ctx.working_sets
+    first, s, t, a, u = ws.tiles
+    assert (first.name, a.name) == ("a", "a")
+    assert a.start < u.start <= u.last < a.last  # `u`, placed after `a`'s tile, is beside it
+    [(lo, hi, before)] = a.again
+    assert lo < s.start < hi == first.last and before is first
+    assert ws.peak == 60 + 30 and ws.resident == [first, s]  # `t` coexists with no `a`
+
+
+def test_a_carried_tile_nothing_stands_for_counts_on_the_next_turn():
+    step, _ = _sets("carried_parameter").ctx.working_sets
+    s, x = step.tiles
+    [(lo, hi, before)] = x.again
+    assert before is None and lo < s.start <= hi < x.start
+    assert step.peak == 90 and step.resident == [s, x]
+
+
+def test_two_turns_tiles_of_one_transfer_count_twice():
+    run, _ = _sets("prefetched_in_loop").ctx.working_sets
+    [nxt] = run.tiles
+    [(lo, hi, before)] = nxt.again
+    assert before is None and lo < nxt.start < hi  # fetched before the last one is read
+    assert run.peak == 120 and run.resident == [nxt, nxt]
 
 
 # -- properties ----------------------------------------------------------------------------
@@ -239,6 +268,66 @@ def test_a_call_holds_the_tiles_placed_before_it_and_resident_at_it(drawn, point
         held = [t for t in tiles if t.start < site.point <= t.last]
         assert {space: [id(t) for t in ts] for space, ts in site.held.items()} == {
             space: [id(t) for t in held if t.space == space] for space in {t.space for t in held}}
+
+
+@st.composite
+def _carrying_loop(draw):
+    """A loop that moves `a`'s tile out (`h`) and gives `a` a new one, with tiles `s<k>`
+    placed and moved out, and reads of `a` where it holds a tile, in any order: as the lines
+    of one turn, each a function of the turn's suffix."""
+    n = draw(st.integers(0, 3))
+    sizes = draw(st.lists(st.integers(1, 60), min_size=n, max_size=n))
+    events = draw(st.permutations(["h", "a"] + [f"p{k}" for k in range(n)]
+                                  + [f"d{k}" for k in range(n)]))
+    for first, then in [("h", "a")] + [(f"p{k}", f"d{k}") for k in range(n)]:
+        i, j = sorted((events.index(first), events.index(then)))
+        events[i], events[j] = first, then
+    reads = draw(st.lists(st.integers(0, len(events)), max_size=2))
+    for r, at in enumerate(sorted(reads, reverse=True)):
+        if not events.index("h") < at <= events.index("a"):  # `a` holds a tile there
+            events.insert(at, f"r{r}")
+    lines = {"h": "let h{0} = transfer(a, Memory::CPU_DRAM);",
+             "a": "a = transfer(h{0}, Memory::W);",
+             "r0": "{{ let r = &a; }}", "r1": "{{ let r = &a; }}"}
+    for k, size in enumerate(sizes):
+        lines[f"p{k}"] = f"let s{k}{{0}} = transfer(Tensor<u8, [{size}]>::fill(1), Memory::W);"
+        lines[f"d{k}"] = f"let o{k}{{0}} = transfer(s{k}{{0}}, Memory::CPU_DRAM);"
+    return [lines[e] for e in events], draw(st.integers(1, 60)), draw(st.booleans())
+
+
+def _carrying_peak(turns: list[list[str]], size: int, after: bool) -> int:
+    body = "\n".join(line for turn in turns for line in turn)
+    text = ("Memory W { within: Memory::NPU_HBM, capacity: 1 MiB }\nfn main() {\n"
+            f"let mut a = transfer(Tensor<u8, [{size}]>::fill(1), Memory::W);\n{body}\n"
+            + ("let last = transfer(a, Memory::CPU_DRAM);\n" if after else "") + "}\n")
+    [ws] = run_front(text, summarize_working_sets).ctx.working_sets
+    return ws.peak
+
+
+@settings(max_examples=40, deadline=None)
+@given(_carrying_loop())
+def test_a_loop_peaks_at_least_as_high_as_its_turns_written_out(loop):
+    """The loop's peak bounds every point of every turn: its turns written out one after the
+    other, where each tile lives exactly from its transfer to its last use, peak no higher."""
+    lines, size, after = loop
+    looped = (["for i in 0..3 {"] + [line.format("") for line in lines] + ["}"])
+    written = [[line.format(f"_{turn}") for line in lines] for turn in range(3)]
+    assert _carrying_peak([looped], size, after) >= _carrying_peak(written, size, after)
+
+
+@settings(max_examples=40, deadline=None)
+@given(_carrying_loop(), st.data())
+def test_a_read_added_to_a_loop_never_lowers_its_peak(loop, data):
+    lines, size, after = loop
+    lines = [line.format("") for line in lines]
+    at = data.draw(st.integers(0, len(lines)))
+    moved, given = (next(i for i, line in enumerate(lines) if line.startswith(start))
+                    for start in ("let h", "a = "))
+    if moved < at <= given:  # `a` holds no tile between its move and its new tile
+        at = given + 1
+    more = lines[:at] + ["{ let added = &a; }"] + lines[at:]
+    peak = _carrying_peak([["for i in 0..3 {", *lines, "}"]], size, after)
+    assert _carrying_peak([["for i in 0..3 {", *more, "}"]], size, after) >= peak
 
 
 def test_a_new_name_of_a_tile_keeps_it_resident_while_the_name_is_used():
