@@ -54,12 +54,19 @@ transfer only; a reference bound to it, `let p = &t`, or a new name of it, `let 
 allocates nothing and its uses are uses of the tile), and a use inside a loop that the
 transfer is outside of keeps it to the end of the loop, since the next iteration uses it
 again, unless the use moves it out (`transfer(t, M)`): linearity makes the next iteration's
-use one of a tile assigned since. A call or a branching value (`if`, `match`) whose type is
-a tensor of a bounded space hands over a tile, placed where it is bound: the tiles placed
-inside it end there. The working set of a space is the peak, over the program
-points, of the resident tiles, each rounded up to the space's granule. At each call of a
-function of the program it records the tiles still resident while the callee runs: placed
-before the call and used in its arguments or after it. The sets are left on the compilation
+use one of a tile assigned since. A tile placed inside a loop and bound to a local that the
+loop reads before it gives the local a tile (`loop { use(t); ..; t = transfer(y, M); }`) is
+carried into the next turn: it is resident to the end of the loop, and on the next turn from
+the loop's start to that read too. There, on the first turn, the local held the tile it had
+before the loop, which has the same footprint and stands for it (the two are never counted
+together); with none (a parameter), the carried tile counts itself, twice where the turn
+places it again before reading the one carried (`let n = transfer(..); use(t); t = n;`).
+A call or a branching value (`if`, `match`) whose type is a tensor of a bounded space hands
+over a tile, placed where it is bound: the tiles placed inside it end there. The working set
+of a space is the peak, over the program points, of the resident tiles, each rounded up to
+the space's granule. At each call of a function of the program it records the tiles still
+resident while the callee runs: placed before the call and used in its arguments or after
+it, or carried to the call by a loop. The sets are left on the compilation
 for check-capacity and schedule-sub-spaces, the call sites for fold-working-sets.
 """, state=State, requires=("model",), provides=("working_sets", "call_sites"))
 
@@ -78,8 +85,7 @@ def _fn(run, node):
     st = run.state
     st.fn, st.scope = node.name, st.scopes[node.name]
     st.here = [st.typer.functions[node.name].space]
-    st.tiles, st.bound, st.uses, st.loops, st.fn_calls = {}, {}, [], [], []
-    st.carried = []
+    st.tiles, st.bound, st.uses, st.loops, st.fn_calls, st.carried = {}, {}, [], [], [], []
     run.descend(node)
     uses = [(tile, at, moves) for tile, at, moves in st.uses if at > tile.start]
     ends = _through_loops(st.loops, [(tile, at) for tile, at, _ in uses])
@@ -131,10 +137,11 @@ def _loop(run, node):
 
 
 def _carry(tile: Tile, first: int, last: int, read: int, before: Tile | None) -> None:
-    """Keep a tile a loop carries resident to the loop's end and, before its placement, from
-    the loop's start to the read on the next turn. The tile its local held on entering the
-    loop holds that stretch on the first turn, with the same footprint (the local's type),
-    and stands for it; a different one, or none (a parameter), leaves the bytes to it."""
+    """Keep a tile a loop carries resident to the loop's end and, on the next turn, from the
+    loop's start to the read. The tile its local held on entering the loop holds that stretch
+    on the first turn, with the same footprint (the local's type), and stands for it; with
+    none (a parameter), the stretch counts itself, beside its own span where the turn places
+    the tile again before that read (two turns' tiles of one transfer)."""
     tile.last = max(tile.last, last)
     if before is not None and (before.space, before.footprint) != (tile.space, tile.footprint):
         before = None
@@ -293,8 +300,8 @@ def _leave(chain: list, firsts: list, point: int) -> None:
 def _hold(sites, tiles: list[Tile]) -> None:
     """Record at each call site (in the order of their points) the tiles placed before it
     and resident at it: a sweep with the stretches of residency started so far and a heap of
-    when each ends. A tile a loop carries is placed before a call in its stretch on the
-    loop's next turn (on the last turn), and is held twice where both turns' are."""
+    when each ends. In its stretch on a loop's next turn, a tile the loop carries was placed
+    on the turn before, so before a call there; it is held twice where both turns' are."""
     # A tile's own span counts from after its placement: placed at a call, it is not held.
     spans = sorted((lo + (j == 0), hi, i) for i, t in enumerate(tiles)
                    for j, (lo, hi, _) in enumerate(t.spans(counted=True)))
