@@ -13,9 +13,9 @@ Refuse tiles and working sets that do not fit their memory space (E6009, E6010, 
 A statically shaped tensor placed in a bounded space by `transfer` must fit it alone (E6009),
 and the tiles one function holds there at once must fit together (E6010), as
 summarize-working-sets found them: each rounded up to the space's granule, resident from its
-transfer to its last use, and round a loop that reads it on its next turn. An `overcommit` space turns E6010 into the warning W1028; a space
-with `replicas` is judged against one replica. Tensors with symbolic dims have no static
-size yet and are never refused.
+transfer to its last use, and round a loop that reads it on its next turn. An `overcommit`
+space turns E6010 into the warning W1028; a space with `replicas` is judged against one
+replica. Tensors with symbolic dims have no static size yet and are never refused.
 """, requires=("model", "working_sets"))
 
 
