@@ -27,10 +27,11 @@ Give each tile placed in a space with a granule its slot: a byte offset and a gr
 
 A granule-rounded bump allocator per function and space: a tile starts at the end of the
 highest tile placed before it that is ever resident with it (the working sets of
-summarize-working-sets, the ones check-capacity judged: still resident when it is placed, or
-placed on a loop's next turn while the loop carries it), and takes its size rounded up to
-whole granules, so a tile reuses the room of tiles that died before it and two tiles
-resident at once never overlap.
+summarize-working-sets, the ones check-capacity judged): still resident where it is placed,
+or, when a loop carries it into its next turn, placed on that turn before the read of it.
+It takes its size rounded up to whole granules, so a tile reuses the room of tiles that died
+before it and two tiles resident at once never overlap, but for two turns' tiles of one
+transfer (a loop that places the next before it reads the last), which share its one slot.
 The assignment and the space's descriptor ride on the Transfer as metadata for later passes
 and the back end; spaces without a granule (device-global HBM/DRAM) are not scheduled.
 """, state=State, requires=("model", "working_sets"))
