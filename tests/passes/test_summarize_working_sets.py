@@ -260,7 +260,7 @@ def _counted(t, at) -> int:
 
 @settings(max_examples=100, deadline=None)
 @given(TILES)
-def test_the_peak_of_a_space_is_its_largest_resident_footprint_at_a_placement(drawn):
+def test_the_peak_of_a_space_is_its_largest_resident_footprint_at_any_point(drawn):
     tiles = _tiles(drawn)
     for ws in _working_sets("f", tiles):
         mine = [t for t in tiles if t.space == ws.space]
