@@ -13,9 +13,9 @@ Refuse tiles and working sets that do not fit their memory space (E6009, E6010, 
 A statically shaped tensor placed in a bounded space by `transfer` must fit it alone (E6009),
 and the tiles one function holds there at once must fit together (E6010), as
 summarize-working-sets found them: each rounded up to the space's granule, resident from its
-transfer to its last use. An `overcommit` space turns E6010 into the warning W1028; a space
-with `replicas` is judged against one replica. Tensors with symbolic dims have no static
-size yet and are never refused.
+transfer to its last use, and round a loop that reads it on its next turn. An `overcommit`
+space turns E6010 into the warning W1028; a space with `replicas` is judged against one
+replica. Tensors with symbolic dims have no static size yet and are never refused.
 """, requires=("model", "working_sets"))
 
 
@@ -54,11 +54,16 @@ def _judge(run, ws: WorkingSet) -> None:
     text = (f"the working set of '{ws.function}' in memory space '{space.name}' is "
             f"{len(ws.resident)} tiles, {ws.peak} bytes{granule}, over its {capacity} byte "
             f"capacity{_one_replica(space)}")
+    # A tile a loop carries is resident twice where the next turn places it again before
+    # reading the one it carried: one note says both.
+    times = {id(t): sum(u is t for u in ws.resident) for t in ws.resident}
     notes = [f"{t.label}: {t.footprint} bytes, placed at {_where(t.transfer)}"
-             for t in ws.resident]
+             + (", twice: this turn's and the last turn's" if times[id(t)] > 1 else "")
+             for t in {id(t): t for t in ws.resident}.values()]
     data = dict(space=space.name, required=ws.peak, available=capacity,
                 margin=capacity - ws.peak, tiles=len(ws.resident), granule=space.granule)
-    at = max(ws.resident, key=lambda t: t.start).transfer.span
+    # The tile placed last where the peak is; one a loop carries there is placed after it.
+    at = max(ws.resident, key=lambda t: (t.start <= ws.point, t.start)).transfer.span
     if space.overcommit:
         diagnostics.warning(
             "W1028", at, f"{text}; the space is declared `overcommit`, which allows it",

@@ -26,9 +26,12 @@ schedule_sub_spaces = Pass("schedule-sub-spaces", Lrouted, Lscheduled, """
 Give each tile placed in a space with a granule its slot: a byte offset and a granule count.
 
 A granule-rounded bump allocator per function and space: a tile starts at the end of the
-highest tile still resident when it is placed (the working sets of summarize-working-sets,
-the ones check-capacity judged), and takes its size rounded up to whole granules, so a tile
-reuses the room of tiles that died before it and two tiles resident at once never overlap.
+highest tile placed before it that is ever resident with it (the working sets of
+summarize-working-sets, the ones check-capacity judged): still resident where it is placed,
+or, when a loop carries it into its next turn, placed on that turn before the read of it.
+It takes its size rounded up to whole granules, so a tile reuses the room of tiles that died
+before it and two tiles resident at once never overlap, but for two turns' tiles of one
+transfer (a loop that places the next before it reads the last), which share its one slot.
 The assignment and the space's descriptor ride on the Transfer as metadata for later passes
 and the back end; spaces without a granule (device-global HBM/DRAM) are not scheduled.
 """, state=State, requires=("model", "working_sets"))
@@ -42,7 +45,7 @@ def _program(run, node):
             continue
         placed: list[tuple[object, int]] = []  # (tile, offset), in placement order
         for tile in sorted(ws.tiles, key=lambda t: t.start):
-            live = [off + t.footprint for t, off in placed if t.start <= tile.start <= t.last]
+            live = [off + t.footprint for t, off in placed if t.coexists(tile)]
             offset = max(live, default=0)
             placed.append((tile, offset))
             if tile.ordinal is not None:  # a tile made in place has no transfer to carry it

@@ -33,6 +33,12 @@ class State:
     uses: list[tuple[Tile, int, bool]] = field(default_factory=list)
     moved: int | None = None  # id of the local a transfer being walked moves
     loops: list[tuple[int, int]] = field(default_factory=list)  # (first, last point) each
+    # The loops being walked, innermost last: each one's first point, what each local held
+    # on entering it, and where each local was last read still holding that.
+    open: list[tuple[int, dict[str, Tile], dict[str, int]]] = field(default_factory=list)
+    # (tile, the loop's first and last point, the read, the tile its local held on entry)
+    # of each tile a loop carries into its next turn.
+    carried: list[tuple[Tile, int, int, int, Tile | None]] = field(default_factory=list)
     fn_calls: list[CallSite] = field(default_factory=list)  # its calls of other functions
 
 
@@ -48,12 +54,19 @@ transfer only; a reference bound to it, `let p = &t`, or a new name of it, `let 
 allocates nothing and its uses are uses of the tile), and a use inside a loop that the
 transfer is outside of keeps it to the end of the loop, since the next iteration uses it
 again, unless the use moves it out (`transfer(t, M)`): linearity makes the next iteration's
-use one of a tile assigned since. A call or a branching value (`if`, `match`) whose type is
-a tensor of a bounded space hands over a tile, placed where it is bound: the tiles placed
-inside it end there. The working set of a space is the peak, over the program
-points, of the resident tiles, each rounded up to the space's granule. At each call of a
-function of the program it records the tiles still resident while the callee runs: placed
-before the call and used in its arguments or after it. The sets are left on the compilation
+use one of a tile assigned since. A tile placed inside a loop and bound to a local that the
+loop reads before it gives the local a tile (`loop { use(t); ..; t = transfer(y, M); }`) is
+carried into the next turn: it is resident to the end of the loop, and on the next turn from
+the loop's start to that read too. There, on the first turn, the local held the tile it had
+before the loop, which has the same footprint and stands for it (the two are never counted
+together); with none (a parameter), the carried tile counts itself, twice where the turn
+places it again before reading the one carried (`let n = transfer(..); use(t); t = n;`).
+A call or a branching value (`if`, `match`) whose type is a tensor of a bounded space hands
+over a tile, placed where it is bound: the tiles placed inside it end there. The working set
+of a space is the peak, over the program points, of the resident tiles, each rounded up to
+the space's granule. At each call of a function of the program it records the tiles still
+resident while the callee runs: placed before the call and used in its arguments or after
+it, or carried to the call by a loop. The sets are left on the compilation
 for check-capacity and schedule-sub-spaces, the call sites for fold-working-sets.
 """, state=State, requires=("model",), provides=("working_sets", "call_sites"))
 
@@ -72,12 +85,14 @@ def _fn(run, node):
     st = run.state
     st.fn, st.scope = node.name, st.scopes[node.name]
     st.here = [st.typer.functions[node.name].space]
-    st.tiles, st.bound, st.uses, st.loops, st.fn_calls = {}, {}, [], [], []
+    st.tiles, st.bound, st.uses, st.loops, st.fn_calls, st.carried = {}, {}, [], [], [], []
     run.descend(node)
     uses = [(tile, at, moves) for tile, at, moves in st.uses if at > tile.start]
     ends = _through_loops(st.loops, [(tile, at) for tile, at, _ in uses])
     for (tile, at, moves), end in zip(uses, ends):
         tile.last = max(tile.last, at if moves else end)
+    for tile, first, last, read, before in st.carried:
+        _carry(tile, first, last, read, before)
     tiles = list(st.tiles.values())
     _hold(st.fn_calls, tiles)
     st.sets.extend(_working_sets(node.name, tiles))
@@ -106,11 +121,34 @@ def _spawn(run, node):
 
 @summarize_working_sets.on("For", "While")
 def _loop(run, node):
+    """A loop, and the tiles it carries into its next turn: a local read in it before it is
+    given a tile there reads, on the next turn, the tile it holds at the loop's end."""
     st = run.state
     st.point += 1
     first = st.point
+    st.open.append((first, dict(st.bound), {}))
     run.descend(node)
+    _, entered, reads = st.open.pop()
     st.loops.append((first, st.point))
+    for name, read in reads.items():
+        tile = st.bound.get(name)
+        if tile is not None and tile.start > first and tile is not entered.get(name):
+            st.carried.append((tile, first, st.point, read, entered.get(name)))
+
+
+def _carry(tile: Tile, first: int, last: int, read: int, before: Tile | None) -> None:
+    """Keep a tile a loop carries resident to the loop's end and, on the next turn, from the
+    loop's start to the read. The tile its local held on entering the loop holds that stretch
+    on the first turn, with the same footprint (the local's type), and stands for it; with
+    none (a parameter), the stretch counts itself, beside its own span where the turn places
+    the tile again before that read (two turns' tiles of one transfer)."""
+    tile.last = max(tile.last, last)
+    if before is not None and (before.space, before.footprint) != (tile.space, tile.footprint):
+        before = None
+    # Loops carrying one tile nest, and the inner one's stretch lies in the outer one's,
+    # which comes later: the outer stretch is the one.
+    tile.again = [s for s in tile.again if not first <= s[0] <= s[1] <= read]
+    tile.again.append((first, read, before))
 
 
 @summarize_working_sets.on("Let")
@@ -161,6 +199,9 @@ def _local(run, node):
     st = run.state
     st.point += 1
     tile = st.bound.get(node.name)  # the tile the local holds here: an assignment rebinds it
+    for _, entered, reads in st.open:
+        if tile is entered.get(node.name):  # read before the loop gives it a tile
+            reads[node.name] = st.point
     if tile is not None:
         st.uses.append((tile, st.point, st.moved == id(node)))
 
@@ -258,42 +299,50 @@ def _leave(chain: list, firsts: list, point: int) -> None:
 
 def _hold(sites, tiles: list[Tile]) -> None:
     """Record at each call site (in the order of their points) the tiles placed before it
-    and resident at it: a sweep with the tiles placed so far and a heap of when each ends."""
-    by_start = sorted(range(len(tiles)), key=lambda i: tiles[i].start)
-    live: set = set()  # indices into `tiles`
-    ends: list = []  # (last point, index) of each live tile
+    and resident at it: a sweep with the stretches of residency started so far and a heap of
+    when each ends. In its stretch on a loop's next turn, a tile the loop carries was placed
+    on the turn before, so before a call there; it is held twice where both turns' are."""
+    # A tile's own span counts from after its placement: placed at a call, it is not held.
+    spans = sorted((lo + (j == 0), hi, i) for i, t in enumerate(tiles)
+                   for j, (lo, hi, _) in enumerate(t.spans(counted=True)))
+    live: set = set()  # indices into `spans`
+    ends: list = []  # (last point, index) of each live stretch
     k = 0
     for site in sites:
-        while k < len(by_start) and tiles[by_start[k]].start < site.point:
-            live.add(by_start[k])
-            heappush(ends, (tiles[by_start[k]].last, by_start[k]))
+        while k < len(spans) and spans[k][0] <= site.point:
+            live.add(k)
+            heappush(ends, (spans[k][1], k))
             k += 1
         while ends and ends[0][0] < site.point:
             live.discard(heappop(ends)[1])
-        for i in sorted(live):
+        for i in sorted(spans[j][2] for j in live):
             site.held.setdefault(tiles[i].space, []).append(tiles[i])
 
 
 def _working_sets(function: str, tiles: list[Tile]):
-    """Per space, the peak of the resident footprints over the points where a tile is
-    placed (the first such point, on a tie), found by one sweep over those points."""
+    """Per space, the peak of the resident footprints over the points where a stretch of
+    residency starts (the first such point, on a tie), found by one sweep over those
+    points. Where this turn's tile and the one a loop carried from the last are both
+    resident, the tile counts twice."""
     spaces: dict = {}
     for t in tiles:
         spaces.setdefault(t.space, []).append(t)
     for space, mine in spaces.items():
         best = WorkingSet(function, space, 0, [], mine)
-        by_start = sorted(mine, key=lambda t: t.start)
-        ends: list = []  # (last point, index in by_start) of each resident tile
-        total, k, peak_at = 0, 0, None
-        for at in sorted({t.start for t in mine}):
-            while k < len(by_start) and by_start[k].start <= at:
-                total += by_start[k].footprint
-                heappush(ends, (by_start[k].last, k))
+        spans = sorted((lo, hi, i) for i, t in enumerate(mine)
+                       for lo, hi, _ in t.spans(counted=True))
+        ends: list = []  # (last point, index in spans) of each resident stretch
+        total, k = 0, 0
+        for at in sorted({lo for lo, _, _ in spans}):
+            while k < len(spans) and spans[k][0] <= at:
+                total += mine[spans[k][2]].footprint
+                heappush(ends, (spans[k][1], k))
                 k += 1
             while ends and ends[0][0] < at:
-                total -= by_start[heappop(ends)[1]].footprint
+                total -= mine[spans[heappop(ends)[1]][2]].footprint
             if total > best.peak:
-                best.peak, peak_at = total, at
-        if peak_at is not None:
-            best.resident = [t for t in mine if t.start <= peak_at <= t.last]
+                best.peak, best.point = total, at
+        if best.point is not None:
+            best.resident = [t for t in mine for lo, hi, _ in t.spans(counted=True)
+                             if lo <= best.point <= hi]
         yield best

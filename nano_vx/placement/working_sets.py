@@ -25,9 +25,30 @@ class Tile:
     start: int  # the point it is placed at; points number a function's nodes in order
     name: str | None = None  # the local it is bound to
     last: int = 0  # the last point it is resident at
+    # Where a loop's next turn finds it before its placement: its local carries it round the
+    # loop (reads it there before giving it a new tile), so it is resident from the loop's
+    # first point to that read too, as (first, read, before). `before` is the tile the local
+    # held on entering the loop, resident over that stretch on the first turn with the same
+    # footprint: the two are never resident at once, and `before` stands for its bytes.
+    again: list[tuple[int, int, Tile | None]] = field(default_factory=list, compare=False,
+                                                       repr=False)
 
     def __post_init__(self):
         self.last = self.start
+
+    def spans(self, *, counted: bool = False) -> list[tuple[int, int, Tile | None]]:
+        """The stretches of points it is resident at, each with the tile that holds it on the
+        loop's first turn instead (None for its own span); with `counted`, only those whose
+        bytes it adds itself, which a tile standing for it does not."""
+        return [(self.start, self.last, None)] + [
+            s for s in self.again if not (counted and s[2] is not None)]
+
+    def coexists(self, other: Tile) -> bool:
+        """Whether the two are ever resident at once: what schedule-sub-spaces keeps apart."""
+        return any(lo <= other_hi and other_lo <= hi
+                   for lo, hi, before in self.spans()
+                   for other_lo, other_hi, other_before in other.spans()
+                   if before is not other and other_before is not self)
 
     @property
     def label(self) -> str:
@@ -41,6 +62,7 @@ class WorkingSet:
     peak: int  # bytes at the peak
     resident: list[Tile] = field(default_factory=list)  # the tiles resident at the peak
     tiles: list[Tile] = field(default_factory=list)  # every tile placed in the space
+    point: int | None = None  # the program point of the peak
 
 
 @dataclass
@@ -61,20 +83,30 @@ def _where(node) -> str:
     return f"{line}:{col}"
 
 
+def _placed(t: Tile) -> str:
+    how = "placed" if t.ordinal is None else f"transfer #{t.ordinal}"
+    return f"{how} at {_where(t.transfer)}"
+
+
 def describe_working_sets(working_sets: list[WorkingSet]) -> str:
     """The working sets as a reader of a dump reads them: per function and space, the peak
     and the tiles resident at it (marked *), then every tile with its size, its transfer and
-    the program points it is resident at."""
+    the program points it is resident at: on a loop's next turn too, with the tile its local
+    held there on the first turn."""
     lines = []
     for ws in working_sets:
+        distinct = len({id(t) for t in ws.resident})
+        twice = len(ws.resident) - distinct  # this turn's and the one a loop carried
         lines.append(f"fn {ws.function}, space {ws.space}: peak {ws.peak} bytes, "
-                     f"{len(ws.resident)} of {len(ws.tiles)} tiles resident at the peak")
+                     f"{distinct} of {len(ws.tiles)} tiles resident at the peak"
+                     + (f", {twice} of them twice" if twice else ""))
         for t in ws.tiles:
             peak = "*" if t in ws.resident else " "
-            how = "placed" if t.ordinal is None else f"transfer #{t.ordinal}"
+            again = "".join(f", {lo}..{hi} on a next turn"
+                            + (f" ({_placed(before)} on the first)" if before else "")
+                            for lo, hi, before in t.again)
             lines.append(f"  {peak} {t.label}: {t.size} bytes, footprint {t.footprint}, "
-                         f"{how} at {_where(t.transfer)}, "
-                         f"points {t.start}..{t.last}")
+                         f"{_placed(t)}, points {t.start}..{t.last}{again}")
     return "".join(line + "\n" for line in lines)
 
 

@@ -18,7 +18,8 @@ NAMES = sorted(p.stem for p in CASES.glob("*.vx"))
 CODES = {"one_tile": ["E6009"], "granule": ["E6010"], "loop_resident": ["E6010"],
          "overcommit": ["W1028"], "replicas": ["E6009"], "unrolled": ["E6009"],
          "made_in_place": ["E6009"], "e6010_through_call": ["E6010"],
-         "e6010_through_branch": ["E6010"], "e6010_in_loop": ["E6010"]}
+         "e6010_through_branch": ["E6010"], "e6010_in_loop": ["E6010"],
+         "e6010_carried_round_loop": ["E6010"]}
 
 
 @pytest.mark.parametrize("case", NAMES)
@@ -77,6 +78,15 @@ def test_a_tile_moved_out_in_a_loop_is_not_kept_to_the_loops_end():
     assert not run_front(CASES / "e6010_in_loop_repaired.vx", check_capacity).diagnostics.items
     d = _one("e6010_in_loop")
     assert [n.split(":")[0] for n in d.notes] == ["'t'", "'a'"]
+
+
+def test_a_tile_a_loop_carries_into_its_next_turn_is_resident_to_the_loops_end():
+    d = _one("e6010_carried_round_loop")
+    assert d.message == ("the working set of 'main' in memory space 'W' is 2 tiles, 120 bytes, "
+                         "over its 100 byte capacity")
+    assert [n.split(":")[0] for n in d.notes] == ["'a'", "'s'"] and d.span.line == 12
+    assert not run_front(CASES / "e6010_carried_round_loop_repaired.vx",
+                         check_capacity).diagnostics.items
 
 
 def test_overcommit_turns_e6010_into_w1028():

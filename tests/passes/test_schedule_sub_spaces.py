@@ -40,6 +40,13 @@ def test_tiles_are_bumped_above_resident_ones_and_reuse_freed_space():
         "Smem", 65536, 16384, "NPU_HBM", "sm")
 
 
+def test_a_tile_a_loop_carries_is_kept_apart_from_the_tiles_of_its_next_turn():
+    ran = run_front(CASES / "carried_tile.vx", schedule_sub_spaces)
+    first, s, v, carried = [t.slot.offset for t in ran.nodes("Transfer") if t.slot is not None]
+    assert (first, s, v) == (0, 16384, 0)  # `s` beside `a`'s first tile, `v` after both left
+    assert carried not in (s, v)  # beside `v` where it is placed, beside `s` on the next turn
+
+
 SIZES = st.lists(st.tuples(st.integers(1, 40000), st.booleans()), min_size=1, max_size=6)
 
 

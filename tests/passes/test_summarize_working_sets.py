@@ -98,6 +98,35 @@ def test_a_tile_moved_out_in_a_loop_ends_at_the_move():
     [ws] = _sets("moved_in_loop").ctx.working_sets
     first, again = ws.tiles
     assert first.last < again.start and ws.peak == 60
+    # `a`'s next tile is carried round the loop, but `first` holds that stretch on the
+    # first turn and stands for it: the two are never counted together.
+    assert [(lo, hi, before) for lo, hi, before in again.again] == [(2, first.last, first)]
+
+
+def test_a_tile_a_loop_carries_is_resident_to_its_end_and_again_up_to_the_read():
+    [ws] = _sets("carried_round_loop").ctx.working_sets
+    first, s, t, a, u = ws.tiles
+    assert (first.name, a.name) == ("a", "a")
+    assert a.start < u.start <= u.last < a.last  # `u`, placed after `a`'s tile, is beside it
+    [(lo, hi, before)] = a.again
+    assert lo < s.start < hi == first.last and before is first
+    assert ws.peak == 60 + 30 and ws.resident == [first, s]  # `t` coexists with no `a`
+
+
+def test_a_carried_tile_nothing_stands_for_counts_on_the_next_turn():
+    step, _ = _sets("carried_parameter").ctx.working_sets
+    s, x = step.tiles
+    [(lo, hi, before)] = x.again
+    assert before is None and lo < s.start <= hi < x.start
+    assert step.peak == 90 and step.resident == [s, x]
+
+
+def test_two_turns_tiles_of_one_transfer_count_twice():
+    run, _ = _sets("prefetched_in_loop").ctx.working_sets
+    [nxt] = run.tiles
+    [(lo, hi, before)] = nxt.again
+    assert before is None and lo < nxt.start < hi  # fetched before the last one is read
+    assert run.peak == 120 and run.resident == [nxt, nxt]
 
 
 # -- properties ----------------------------------------------------------------------------
@@ -202,28 +231,43 @@ def test_a_use_keeps_its_tile_to_the_end_of_each_loop_that_holds_it_but_not_the_
                                   and not first <= tile.start <= last])
 
 
+# Each tile: its space, footprint, start and length, and maybe a stretch a loop carries it
+# over on its next turn (its first point and length), with or without a tile standing for it.
 TILES = st.lists(st.tuples(st.sampled_from("VW"), st.integers(1, 4), st.integers(0, 20),
-                           st.integers(0, 6)), max_size=12)
+                           st.integers(0, 6),
+                           st.none() | st.tuples(st.integers(0, 20), st.integers(0, 6),
+                                                 st.booleans())), max_size=12)
 
 
 def _tiles(drawn):
     tiles = []
-    for space, footprint, start, length in drawn:
+    for space, footprint, start, length, again in drawn:
         tiles.append(Tile(space, footprint, footprint, None, None, start))
         tiles[-1].last = start + length
+        if again is not None:
+            first, span, stood_for = again
+            stand_in = Tile(space, footprint, footprint, None, None, first) if stood_for else None
+            tiles[-1].again.append((first, first + span, stand_in))
     return tiles
+
+
+def _counted(t, at) -> int:
+    """How many of a tile's stretches count at a point: the stretch of the next turn only when
+    no tile stands for it, twice where it meets the tile's own span."""
+    return (t.start <= at <= t.last) + sum(lo <= at <= hi for lo, hi, before in t.again
+                                           if before is None)
 
 
 @settings(max_examples=100, deadline=None)
 @given(TILES)
-def test_the_peak_of_a_space_is_its_largest_resident_footprint_at_a_placement(drawn):
+def test_the_peak_of_a_space_is_its_largest_resident_footprint_at_any_point(drawn):
     tiles = _tiles(drawn)
     for ws in _working_sets("f", tiles):
         mine = [t for t in tiles if t.space == ws.space]
         assert ws.tiles == mine
         best, resident = 0, []
-        for at in sorted({t.start for t in mine}):
-            live = [t for t in mine if t.start <= at <= t.last]
+        for at in range(40):  # every point: the sum only rises where a stretch starts
+            live = [t for t in mine for _ in range(_counted(t, at))]
             if sum(t.footprint for t in live) > best:
                 best, resident = sum(t.footprint for t in live), live
         assert (ws.peak, [id(t) for t in ws.resident]) == (best, [id(t) for t in resident])
@@ -236,9 +280,70 @@ def test_a_call_holds_the_tiles_placed_before_it_and_resident_at_it(drawn, point
     sites = [CallSite("f", "g", None, p) for p in sorted(points)]
     _hold(sites, tiles)
     for site in sites:
-        held = [t for t in tiles if t.start < site.point <= t.last]
+        held = [t for t in tiles
+                for _ in range(_counted(t, site.point) - (t.start == site.point))]
         assert {space: [id(t) for t in ts] for space, ts in site.held.items()} == {
             space: [id(t) for t in held if t.space == space] for space in {t.space for t in held}}
+
+
+@st.composite
+def _carrying_loop(draw):
+    """A loop that moves `a`'s tile out (`h`) and gives `a` a new one, with tiles `s<k>`
+    placed and moved out, and reads of `a` where it holds a tile, in any order: as the lines
+    of one turn, each a function of the turn's suffix."""
+    n = draw(st.integers(0, 3))
+    sizes = draw(st.lists(st.integers(1, 60), min_size=n, max_size=n))
+    events = draw(st.permutations(["h", "a"] + [f"p{k}" for k in range(n)]
+                                  + [f"d{k}" for k in range(n)]))
+    for first, then in [("h", "a")] + [(f"p{k}", f"d{k}") for k in range(n)]:
+        i, j = sorted((events.index(first), events.index(then)))
+        events[i], events[j] = first, then
+    reads = draw(st.lists(st.integers(0, len(events)), max_size=2))
+    for r, at in enumerate(sorted(reads, reverse=True)):
+        if not events.index("h") < at <= events.index("a"):  # `a` holds a tile there
+            events.insert(at, f"r{r}")
+    lines = {"h": "let h{0} = transfer(a, Memory::CPU_DRAM);",
+             "a": "a = transfer(h{0}, Memory::W);",
+             "r0": "{{ let r = &a; }}", "r1": "{{ let r = &a; }}"}
+    for k, size in enumerate(sizes):
+        lines[f"p{k}"] = f"let s{k}{{0}} = transfer(Tensor<u8, [{size}]>::fill(1), Memory::W);"
+        lines[f"d{k}"] = f"let o{k}{{0}} = transfer(s{k}{{0}}, Memory::CPU_DRAM);"
+    return [lines[e] for e in events], draw(st.integers(1, 60)), draw(st.booleans())
+
+
+def _carrying_peak(turns: list[list[str]], size: int, after: bool) -> int:
+    body = "\n".join(line for turn in turns for line in turn)
+    text = ("Memory W { within: Memory::NPU_HBM, capacity: 1 MiB }\nfn main() {\n"
+            f"let mut a = transfer(Tensor<u8, [{size}]>::fill(1), Memory::W);\n{body}\n"
+            + ("let last = transfer(a, Memory::CPU_DRAM);\n" if after else "") + "}\n")
+    [ws] = run_front(text, summarize_working_sets).ctx.working_sets
+    return ws.peak
+
+
+@settings(max_examples=40, deadline=None)
+@given(_carrying_loop())
+def test_a_loop_peaks_at_least_as_high_as_its_turns_written_out(loop):
+    """The loop's peak bounds every point of every turn: its turns written out one after the
+    other, where each tile lives exactly from its transfer to its last use, peak no higher."""
+    lines, size, after = loop
+    looped = (["for i in 0..3 {"] + [line.format("") for line in lines] + ["}"])
+    written = [[line.format(f"_{turn}") for line in lines] for turn in range(3)]
+    assert _carrying_peak([looped], size, after) >= _carrying_peak(written, size, after)
+
+
+@settings(max_examples=40, deadline=None)
+@given(_carrying_loop(), st.data())
+def test_a_read_added_to_a_loop_never_lowers_its_peak(loop, data):
+    lines, size, after = loop
+    lines = [line.format("") for line in lines]
+    at = data.draw(st.integers(0, len(lines)))
+    moved, given = (next(i for i, line in enumerate(lines) if line.startswith(start))
+                    for start in ("let h", "a = "))
+    if moved < at <= given:  # `a` holds no tile between its move and its new tile
+        at = given + 1
+    more = lines[:at] + ["{ let added = &a; }"] + lines[at:]
+    peak = _carrying_peak([["for i in 0..3 {", *lines, "}"]], size, after)
+    assert _carrying_peak([["for i in 0..3 {", *more, "}"]], size, after) >= peak
 
 
 def test_a_new_name_of_a_tile_keeps_it_resident_while_the_name_is_used():
