@@ -123,10 +123,10 @@ NOT_LOWERED = {
     "tests/passes/cases/halt_closure_prints/"
     "e5010_parameter_given_a_variable_an_if_assigns_both_kinds_printed.vx",
     # Functions taking a struct, given to a closure that returns one it chooses, given a
-    # call to choose by (which may change what the arguments before it hold): its value
-    # would call it as it was, not as its parts.
+    # closure's call to choose by (which may assign a variable it captures that the
+    # arguments before it read): its value would call it as it was, not as its parts.
     "tests/passes/cases/check_aggregate_function_values/"
-    "e5010_chosen_by_a_closure_given_a_call.vx",
+    "e5010_chosen_by_a_closure_given_a_closure_call.vx",
     # A closure a `let mut` binds, called in a `spawn` body in a closure's body that a
     # closure made inside another closure calls, which that closure gives back, before the
     # `let` of a variable another closure it is given reads: it may be called later.
