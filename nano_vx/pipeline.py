@@ -75,6 +75,7 @@ from .passes.copy_held_tensor_fields import copy_held_tensor_fields
 from .passes.copy_out_tensors import copy_out_tensors
 from .passes.copy_read_kernel_aggregates import copy_read_kernel_aggregates
 from .passes.copy_rest_into_assigning_arms import copy_rest_into_assigning_arms
+from .passes.copy_rest_into_closure_assigning_arms import copy_rest_into_closure_assigning_arms
 from .passes.copy_rest_into_repointing_arms import copy_rest_into_repointing_arms
 from .passes.copy_into_assigned_uninit_tensors import copy_into_assigned_uninit_tensors
 from .passes.copy_tracked_functions import copy_tracked_functions
@@ -335,6 +336,7 @@ BACK_END = [
     lower_pins,
     lower_pin_matches,
     spread_hardware_states,
+    copy_rest_into_closure_assigning_arms,
     rebind_assigned_closure_variables,
     copy_closures_per_argument_kind,
     halt_closure_prints,

@@ -143,13 +143,14 @@ def test_list_passes_prints_the_back_end_between_the_front_end_and_the_spatial_l
                          ["call-functions-by-name", "rewrite", "Lconstparts", "Lconstparts"],
                          ["expand-lazy-conditions", "rewrite", "Lconstparts", "Lconstparts"]]
     held = names.index("hold-states-by-reference")
-    assert rows[held:held + 8] == [
+    assert rows[held:held + 9] == [
         ["hold-states-by-reference", "rewrite", "Lconstparts", "Lheld"],
         ["halt-state-prints", "rewrite", "Lheld", "Lheld"],
         ["lower-state-tuples", "rewrite", "Lheld", "Lread"],
         ["lower-pins", "rewrite", "Lread", "Ltaken"],
         ["lower-pin-matches", "rewrite", "Ltaken", "Lpinned"],
         ["spread-hardware-states", "rewrite", "Lpinned", "Lpinned"],
+        ["copy-rest-into-closure-assigning-arms", "rewrite", "Lpinned", "Lpinned"],
         ["rebind-assigned-closure-variables", "rewrite", "Lpinned", "Lpinned"],
         ["copy-closures-per-argument-kind", "rewrite", "Lpinned", "Lpinned"]]
     assert rows[names.index("lower-matches")] == ["lower-matches", "rewrite", "Lpinned",
