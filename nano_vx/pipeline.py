@@ -138,6 +138,8 @@ from .passes.hand_on_lent_tensors import hand_on_lent_tensors
 from .passes.hoist_sizing_lets import hoist_sizing_lets
 from .passes.hoist_captured_lets import hoist_captured_lets
 from .passes.hold_operands_before_extent_literals import hold_operands_before_extent_literals
+from .passes.hold_operands_before_kernel_moved_reads import (
+    hold_operands_before_kernel_moved_reads)
 from .passes.hold_operands_before_moved_reads import hold_operands_before_moved_reads
 from .passes.hoist_nested_items import hoist_nested_items
 from .passes.hold_borrowed_constant_literals import hold_borrowed_constant_literals
@@ -382,6 +384,7 @@ BACK_END = [
     split_pure_aggregate_results,
     scalarize_aggregates,
     write_out_kernel_values,
+    hold_operands_before_kernel_moved_reads,
     defer_kernel_moves,
     return_kernel_tensors,
     return_kernel_pointers,

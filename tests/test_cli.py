@@ -188,7 +188,7 @@ def test_list_passes_prints_the_back_end_between_the_front_end_and_the_spatial_l
         ["copy-read-kernel-aggregates", "rewrite", "Lmatched", "Lmatched"],
         ["split-kernel-aggregates", "rewrite", "Lmatched", "Lmatched"]]
     split = names.index("split-kernel-aggregates")
-    assert rows[split:split + 16] == [
+    assert rows[split:split + 17] == [
         ["split-kernel-aggregates", "rewrite", "Lmatched", "Lmatched"],
         ["check-aggregate-function-values", "analysis", "Lmatched", "Lmatched"],
         ["cast-printed-literals", "rewrite", "Lmatched", "Lmatched"],
@@ -199,6 +199,7 @@ def test_list_passes_prints_the_back_end_between_the_front_end_and_the_spatial_l
         ["split-pure-aggregate-results", "rewrite", "Lmatched", "Lmatched"],
         ["scalarize-aggregates", "rewrite", "Lmatched", "Lparted"],
         ["write-out-kernel-values", "rewrite", "Lparted", "Lparted"],
+        ["hold-operands-before-kernel-moved-reads", "rewrite", "Lparted", "Lparted"],
         ["defer-kernel-moves", "rewrite", "Lparted", "Lparted"],
         ["return-kernel-tensors", "rewrite", "Lparted", "Lparted"],
         ["return-kernel-pointers", "rewrite", "Lparted", "Lparted"],

@@ -134,10 +134,10 @@ NOT_LOWERED = {
     "tests/passes/cases/choose_closures_in_kernels/"
     "e5010_launched_by_a_closure_named_in_a_closure_another_gives_back.vx",
     # A `spawn` body assigning a tensor of the launcher whole and calling in a loop a closure
-    # that moves it, the loop reading it after an operator's value, assigning it only on some
-    # turns: a check of the flag before the statement would come before that value.
+    # that moves it, the loop's condition reading it after an operator's value, the body
+    # assigning it only on some turns: no check of the flag goes before a loop's condition.
     "tests/passes/cases/defer_kernel_moves/"
-    "e5010_moved_by_a_closure_called_in_a_loop_reading_it_after_an_operator.vx",
+    "e5010_moved_by_a_closure_called_in_a_loop_whose_condition_reads_it.vx",
     # A struct returned holding two tensors calls gave, each of which may be one its caller
     # lent, or one a call made and wrote by a `let mut`, which no flag follows (the one not
     # its result would be copied, and a copy would not be that tensor).
