@@ -75,6 +75,7 @@ from .passes.copy_held_tensor_fields import copy_held_tensor_fields
 from .passes.copy_out_tensors import copy_out_tensors
 from .passes.copy_read_kernel_aggregates import copy_read_kernel_aggregates
 from .passes.copy_rest_into_assigning_arms import copy_rest_into_assigning_arms
+from .passes.copy_rest_into_closure_assigning_arms import copy_rest_into_closure_assigning_arms
 from .passes.copy_rest_into_repointing_arms import copy_rest_into_repointing_arms
 from .passes.copy_into_assigned_uninit_tensors import copy_into_assigned_uninit_tensors
 from .passes.copy_tracked_functions import copy_tracked_functions
@@ -137,6 +138,8 @@ from .passes.hand_on_lent_tensors import hand_on_lent_tensors
 from .passes.hoist_sizing_lets import hoist_sizing_lets
 from .passes.hoist_captured_lets import hoist_captured_lets
 from .passes.hold_operands_before_extent_literals import hold_operands_before_extent_literals
+from .passes.hold_operands_before_kernel_moved_reads import (
+    hold_operands_before_kernel_moved_reads)
 from .passes.hold_operands_before_moved_reads import hold_operands_before_moved_reads
 from .passes.hoist_nested_items import hoist_nested_items
 from .passes.hold_borrowed_constant_literals import hold_borrowed_constant_literals
@@ -339,6 +342,7 @@ BACK_END = [
     lower_pins,
     lower_pin_matches,
     spread_hardware_states,
+    copy_rest_into_closure_assigning_arms,
     rebind_assigned_closure_variables,
     copy_closures_per_argument_kind,
     halt_closure_prints,
@@ -384,6 +388,7 @@ BACK_END = [
     split_pure_aggregate_results,
     scalarize_aggregates,
     write_out_kernel_values,
+    hold_operands_before_kernel_moved_reads,
     defer_kernel_moves,
     return_kernel_tensors,
     return_kernel_pointers,

@@ -147,13 +147,14 @@ def test_list_passes_prints_the_back_end_between_the_front_end_and_the_spatial_l
                          ["call-functions-by-name", "rewrite", "Lconstparts", "Lconstparts"],
                          ["expand-lazy-conditions", "rewrite", "Lconstparts", "Lconstparts"]]
     held = names.index("hold-states-by-reference")
-    assert rows[held:held + 8] == [
+    assert rows[held:held + 9] == [
         ["hold-states-by-reference", "rewrite", "Lconstparts", "Lheld"],
         ["halt-state-prints", "rewrite", "Lheld", "Lheld"],
         ["lower-state-tuples", "rewrite", "Lheld", "Lread"],
         ["lower-pins", "rewrite", "Lread", "Ltaken"],
         ["lower-pin-matches", "rewrite", "Ltaken", "Lpinned"],
         ["spread-hardware-states", "rewrite", "Lpinned", "Lpinned"],
+        ["copy-rest-into-closure-assigning-arms", "rewrite", "Lpinned", "Lpinned"],
         ["rebind-assigned-closure-variables", "rewrite", "Lpinned", "Lpinned"],
         ["copy-closures-per-argument-kind", "rewrite", "Lpinned", "Lpinned"]]
     assert rows[names.index("lower-matches")] == ["lower-matches", "rewrite", "Lpinned",
@@ -191,7 +192,7 @@ def test_list_passes_prints_the_back_end_between_the_front_end_and_the_spatial_l
         ["copy-read-kernel-aggregates", "rewrite", "Lmatched", "Lmatched"],
         ["split-kernel-aggregates", "rewrite", "Lmatched", "Lmatched"]]
     split = names.index("split-kernel-aggregates")
-    assert rows[split:split + 16] == [
+    assert rows[split:split + 17] == [
         ["split-kernel-aggregates", "rewrite", "Lmatched", "Lmatched"],
         ["check-aggregate-function-values", "analysis", "Lmatched", "Lmatched"],
         ["cast-printed-literals", "rewrite", "Lmatched", "Lmatched"],
@@ -202,6 +203,7 @@ def test_list_passes_prints_the_back_end_between_the_front_end_and_the_spatial_l
         ["split-pure-aggregate-results", "rewrite", "Lmatched", "Lmatched"],
         ["scalarize-aggregates", "rewrite", "Lmatched", "Lparted"],
         ["write-out-kernel-values", "rewrite", "Lparted", "Lparted"],
+        ["hold-operands-before-kernel-moved-reads", "rewrite", "Lparted", "Lparted"],
         ["defer-kernel-moves", "rewrite", "Lparted", "Lparted"],
         ["return-kernel-tensors", "rewrite", "Lparted", "Lparted"],
         ["return-kernel-pointers", "rewrite", "Lparted", "Lparted"],

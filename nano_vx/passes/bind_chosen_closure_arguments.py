@@ -1,7 +1,9 @@
 """bind-chosen-closure-arguments: Lmatched -> Lmatched.
 
 Same IL: each argument bound is arithmetic on variables, literals and their fields, which
-changes nothing, computed by its `let` first in the statement; what the statement computed
+changes nothing, or a call of a function given such arithmetic at parameters of scalar
+types, which reaches none of the caller's variables, computed by its `let` first in the
+statement; what the statement computed
 before it, the call's callee and the arguments before it, computes nothing, so a stop in
 the arithmetic comes where it came, and the interpreter runs the output as it ran the input."""
 
@@ -21,19 +23,33 @@ class State:
     closures: dict = field(default_factory=dict)  # a closure's local -> the closure
     called: set = field(default_factory=set)  # the locals a `let` binds, only called
     names: Names | None = None
+    scalar_fns: frozenset = frozenset()  # the functions taking only scalars
 
 
 bind_chosen_closure_arguments = Pass("bind-chosen-closure-arguments", L, L, """
 Bind by a `let` of its own, just before the statement, each argument computing arithmetic
-(on variables, literals and their fields) of a call of a closure a `let` binds and only
-calls, whose body is one of its parameters or an `if` choosing among them, given to a
-parameter of a written type, where the call is called or is the value of a `let` of a local
-only called, and what its statement (a `let`, an assignment to a variable, a `return` or an
-expression) computes before it is only variables, literals and their fields: `pick(g, h,
-c.n - 1)(c)` is `let k: i32 = c.n - 1; pick(g, h, k)(c)`, and so is `total = total + pick(g,
-h, c.n - 1)(c)`, which inline-identity-closures makes an `if` calling `g` or `h`, where it
-takes a call given only variables, literals and their fields.
+(on variables, literals and their fields), or calling a function taking only scalars given
+such arithmetic (which reaches none of the caller's variables), of a call of a closure a
+`let` binds and only calls, whose body is one of its parameters or an `if` choosing among
+them, given to a parameter of a written type, where the call is called or is the value of a
+`let` of a local only called, and what its statement (a `let`, an assignment to a variable,
+a `return` or an expression) computes before it is only variables, literals and their
+fields: `pick(g, h, c.n - 1)(c)` is `let k: i32 = c.n - 1; pick(g, h, k)(c)`, and so are
+`total = total + pick(g, h, c.n - 1)(c)` and `pick(g, h, less(c.n))(c)`, which
+inline-identity-closures makes an `if` calling `g` or `h`, where it takes a call given only
+variables, literals and their fields.
+
+A call of a closure stays where it is: it may assign a variable it captures that the
+statement read before it.
 """, state=State)
+
+
+@bind_chosen_closure_arguments.on("Program")
+def _program(run, program):
+    run.state.scalar_fns = frozenset(
+        item.name for item in program.items if item._prod == "Fn" and
+        all(p.type is not None and p.type._prod == "Scalar" for p in item.params))
+    return run.rebuild(program)
 
 
 @bind_chosen_closure_arguments.on("Fn")
@@ -107,13 +123,21 @@ def _first(st, e, called: bool):
 def _bound(st, call, closure):
     lets, args = [], []
     for p, a in zip(closure.params, call.args):
-        if p.type is None or computes_nothing(a) or not _arithmetic(a):
+        if p.type is None or computes_nothing(a) or not (_arithmetic(a) or
+                                                          _scalar_call(st, a)):
             args.append(a)
             continue
         name = st.names.fresh(p.name)
         lets.append(L["Let"](name, False, p.type, a, span=a.span))
         args.append(L["Local"](name, span=a.span))
     return call.replace(args=tuple(args)), lets
+
+
+def _scalar_call(st, e) -> bool:
+    """Whether e calls by name a function taking only scalars, given arithmetic: it cannot
+    reach the caller's variables, so computing it first changes none read before it."""
+    return e._prod == "Call" and e.callee._prod == "Global" and \
+        e.callee.name in st.scalar_fns and all(_arithmetic(a) for a in e.args)
 
 
 def _arithmetic(e) -> bool:

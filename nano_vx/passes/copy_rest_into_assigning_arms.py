@@ -11,7 +11,8 @@ from dataclasses import dataclass, field
 from ..languages.lsplit import Lsplit as L
 from ..nanopass import Pass, descendants
 from ..scalars.aggregates import Names
-from ..scalars.storages import bound_locals, chosen_between_storages, fresh_copy, known_places
+from ..scalars.assigning_arms import assigning, block_with_rest_in_assigning_arms
+from ..scalars.storages import chosen_between_storages, known_places
 
 
 @dataclass
@@ -45,72 +46,19 @@ to refuse.
 # it is rather than grow 2**n copies.
 MOST = 4
 
-_LEAVING = ("Return", "Break", "Continue")
-
 
 @copy_rest_into_assigning_arms.on("Fn")
 def _fn(run, fn):
     known = known_places(fn, {})
     held = {n.name for n in descendants(fn.body)
             if n._prod == "Let" and n.mutable and chosen_between_storages(n, known)}
-    if not 0 < sum(_assigning(n, held) is not None for n in descendants(fn.body)) <= MOST:
+    if not 0 < sum(assigning(n, held) is not None for n in descendants(fn.body)) <= MOST:
         return fn
     run.state.held, run.state.names = held, Names(fn)
     return run.rebuild(fn)
 
 
-def _assigning(s, held: set):
-    """The reference of `held` an arm of the `if` statement s that leaves nowhere assigns by
-    a statement of its own, each other arm leaving nowhere or ending leaving, else None."""
-    if s._prod != "If" or s.comptime:
-        return None
-    arms = [arm for arm in (s.then, s.orelse) if arm is not None and not _leaves(arm)]
-    if any(arm.value is not None for arm in arms):
-        return None
-    return next((n.target.name for arm in arms for n in arm.stmts if n._prod == "Assign"
-                 and n.target._prod == "Local" and n.target.name in held), None)
-
-
-def _leaves(arm) -> bool:
-    """Whether the arm's last statement leaves it, so what follows the `if` never runs
-    after it."""
-    return arm.value is None and bool(arm.stmts) and arm.stmts[-1]._prod in _LEAVING
-
-
 @copy_rest_into_assigning_arms.on("Block")
 def _block(run, block):
-    block = run.rebuild(block)
-    stmts, value = _copied(run, block.stmts, block.value, frozenset())
-    if stmts == block.stmts and value is block.value:
-        return block
-    return block.replace(stmts=stmts, value=value)
-
-
-def _copied(run, stmts: tuple, value, bound: frozenset):
-    """`stmts` and `value` with what follows the first `if` assigning a reference `bound`
-    (its `let` before it) copied into each of its arms: the `if` the value where there is
-    one."""
-    for at, s in enumerate(stmts):
-        if s._prod == "Let" and s.name in run.state.held:
-            bound |= {s.name}
-        elif (at + 1 < len(stmts) or value is not None) and _assigning(s, bound) is not None:
-            rest = L["Block"](stmts[at + 1:], value, span=s.span)
-            renamed = {old: run.state.names.fresh(old.split("#")[0])
-                       for old in bound_locals(rest)}
-            copy = fresh_copy(rest, renamed)
-            orelse = s.orelse if s.orelse is not None else L["Block"]((), None, span=s.span)
-            then = _arm(run, s.then, rest, bound)
-            orelse = _arm(run, orelse, copy, bound)
-            if value is None:
-                return stmts[:at] + (s.replace(then=then, orelse=orelse),), None
-            return stmts[:at], L["IfExpr"](s.cond, False, then, orelse, span=s.span)
-    return stmts, value
-
-
-def _arm(run, arm, rest, bound: frozenset):
-    """The arm followed by `rest`, so written again where it assigns in turn; an arm that
-    leaves as it is."""
-    if _leaves(arm):
-        return arm
-    stmts, value = _copied(run, arm.stmts + rest.stmts, rest.value, bound)
-    return arm.replace(stmts=stmts, value=value)
+    return block_with_rest_in_assigning_arms(run.rebuild(block), run.state.held,
+                                             run.state.names.fresh)

@@ -58,7 +58,8 @@ only as a `let`'s value or a closure's, where nothing can read `*t` after a move
 leaves it readable, where the interpreter stops: `scalars/kernel_moves.py`; a loop around
 a call of the moving closure is read only where the call's block assigns `*t` after it
 before anything leaves the block, so a later turn reads what it was given) but a
-statement reading `*t` first, names and literals before it (`s = s + (*t)[0];`), which
+statement reading `*t` first, names and literals before it (`s = s + (*t)[0];`, as
+hold-operands-before-kernel-moved-reads makes one computing something else first), which
 `if *t_moved == n { halt E9004 }` for each move n precedes, the halt at that read, and
 whose launches lending `t` are of such kernels; others stay as they are.
 """, state=State)

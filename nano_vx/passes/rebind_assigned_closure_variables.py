@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from ..languages.lpinned import Lpinned as L
 from ..languages.lresolved import display_name, unused_name
 from ..nanopass import Pass, descendants
-from ..scalars.closures import bound_in
+from ..scalars.closures import bound_in, given_both_kinds
 from ..scalars.storages import fresh_copy
 
 
@@ -25,14 +25,18 @@ class State:
 
 rebind_assigned_closure_variables = Pass("rebind-assigned-closure-variables", L, L, """
 Write each assignment of a variable a `let mut` binds to a function or a closure, assigned
-only by statements of its own block a function named or a closure written there, given
-both kinds so, as a `let` of a variable of its own, which the reads after it read; the
-`let mut` of it is then a `let`.
+only by statements of its own block (or of an arm of an `if` ending it, and so on down) a
+function named or a closure written there, given both kinds so, as a `let` of a variable of
+its own, which the reads after it read; the `let mut` of it is then a `let`.
 
 `let mut g = add; show(g, 1); g = |a: i32, b: i32| a - b; show(g, 2);` is `let g = add;
 show(g, 1); let g#1 = |a: i32, b: i32| a - b; show(g#1, 2);`, so copy-closures-per-argument-
-kind knows the kind each call gives show (a `let mut` holds either). A variable a closure
-reads (a closure reads its variables when called) or that is borrowed stays as it is.
+kind knows the kind each call gives show (a `let mut` holds either). An assignment in an
+arm of an `if` that ends the block (as copy-rest-into-closure-assigning-arms writes one
+followed by the rest) is followed only by what follows it in its arm; one in a loop, or in an
+`if` that something follows, may be read after its arm, and its variable stays as it is, as
+does a variable a closure reads (a closure reads its variables when called) or that is
+borrowed.
 """, state=State)
 
 
@@ -51,33 +55,30 @@ def _fn(run, fn):
     return run.rebuild(fn) if st.rebound else fn
 
 
-def _value(st, e) -> bool:
-    return e._prod == "Closure" or e._prod == "Global" and e.name in st.fns
-
-
 def _rebound(st, fn) -> frozenset:
-    """The locals of fn a `let mut` binds to a function or a closure, each assignment of
-    which is a statement of the `let`'s block giving it one, the `let` and the assignments
-    giving both kinds, that no closure names and nothing borrows."""
-    given: dict = {}  # each local a `let mut` binds to either kind -> the kinds it is given
-    own: set = set()  # id() of each assignment that is a statement of its variable's block
+    """The locals of fn given both kinds (`given_both_kinds`) each assignment of which is
+    one of their own (`_own`)."""
+    both = given_both_kinds(fn, st.fns)
+    own: set = set()
     for block in (n for n in descendants(fn) if n._prod == "Block"):
-        lets = {s.name for s in block.stmts if s._prod == "Let"}
-        for s in block.stmts:
-            if s._prod == "Let" and s.mutable and _value(st, s.value):
-                given[s.name] = {s.value._prod}
-            if s._prod == "Assign" and s.op == "=" and s.target._prod == "Local" and \
-                    s.target.name in lets and _value(st, s.value):
-                own.add(id(s))
-                given.get(s.target.name, set()).add(s.value._prod)
-    wrong = {n.target.name for n in descendants(fn) if n._prod == "Assign" and
-             n.target._prod == "Local" and id(n) not in own}
-    hidden = {n.name for c in descendants(fn) if c._prod == "Closure"
-              for n in descendants(c.body) if n._prod == "Local"}
-    borrowed = {n.value.name for n in descendants(fn)
-                if n._prod == "Borrow" and n.value._prod == "Local"}
-    both = {name for name, kinds in given.items() if len(kinds) == 2}
-    return frozenset(both - wrong - hidden - borrowed)
+        _own(block, both & {s.name for s in block.stmts if s._prod == "Let"}, own)
+    return both - {n.target.name for n in descendants(fn) if n._prod == "Assign" and
+                   n.target._prod == "Local" and id(n) not in own}
+
+
+def _own(block, names: set, own: set) -> None:
+    """Note in `own` each assignment of a variable of `names` that is a statement of block,
+    or of an arm of an `if` that ends it, and so on down: what follows the assignment in
+    its block is all that runs after it."""
+    if not names:
+        return
+    own.update(id(s) for s in block.stmts if s._prod == "Assign" and
+               s.target._prod == "Local" and s.target.name in names)
+    last = block.value if block.value is not None else block.stmts[-1] if block.stmts else None
+    if last is not None and last._prod in ("If", "IfExpr") and not last.comptime:
+        for arm in (last.then, last.orelse):
+            if arm is not None:
+                _own(arm, names, own)
 
 
 @rebind_assigned_closure_variables.on("Block")

@@ -276,6 +276,31 @@ def calling_closure(lang, fn, callee, taken: set):
     return lang["Closure"](tuple(params), lang["Block"]((), call, span=span), span=span)
 
 
+def given_both_kinds(fn, fns) -> frozenset:
+    """The locals of fn a `let mut` binds to a function (of `fns`, named) or a closure
+    (written), each assignment of which gives it one, the `let` and the assignments giving
+    both kinds, that no closure names and nothing borrows: which kind one holds is which
+    assignment ran last."""
+    def kind(e):
+        return e._prod if e._prod == "Closure" or e._prod == "Global" and e.name in fns \
+            else None
+    given = {n.name: {kind(n.value)} for n in descendants(fn)
+             if n._prod == "Let" and n.mutable and kind(n.value)}
+    wrong = set()
+    for n in descendants(fn):
+        if n._prod == "Assign" and n.target._prod == "Local" and n.target.name in given:
+            if n.op == "=" and kind(n.value):
+                given[n.target.name].add(kind(n.value))
+            else:
+                wrong.add(n.target.name)
+    hidden = {n.name for c in descendants(fn) if c._prod == "Closure"
+              for n in descendants(c.body) if n._prod == "Local"}
+    borrowed = {n.value.name for n in descendants(fn)
+                if n._prod == "Borrow" and n.value._prod == "Local"}
+    return frozenset(name for name, kinds in given.items() if len(kinds) == 2) - \
+        wrong - hidden - borrowed
+
+
 def bound_in(node) -> set:
     """The locals bound inside a node: parameters of its closures, lets, loop variables,
     the bindings of its `match` patterns."""

@@ -80,15 +80,21 @@ def unread_after_moves(fn, param) -> bool:
 
 def checked_reads(fn, param) -> dict:
     """id() of each statement of fn's body, or of a block under it (not a closure's), that
-    may run after a move of `param`'s tensor `t` (a statement after one calling the closure
-    moving it, or a `let` moving it, in source order, or in a loop around one) and reads `*t`
-    first -> its reads of `t`, the first first.
+    may run after a move of `param`'s tensor `t` (`after_moves`) and reads `*t` first -> its
+    reads of `t`, the first first.
 
     defer-kernel-moves checks `t`'s flag before each such statement, where the interpreter
     stops (E9004) on the read of `t` moved: what the statement computes reads `*t` before
     anything else (names and literals aside), lends no reference to it and assigns no
     element of it, so a check before it is checked at the read, and what the copy moved
     leaves readable is never read."""
+    return {id(s): reads for s in after_moves(fn, param) if (reads := _read_first(s, param))}
+
+
+def after_moves(fn, param) -> list:
+    """Each statement of fn's body, or of a block under it (not a closure's), that may run
+    after a move of `param`'s tensor (a statement after one calling the closure moving it,
+    or a `let` moving it, in source order, or in a loop around one)."""
     placed = list(_placed(fn.body, ()))
     sites = {id(s) for s in moving_sites(fn, param)}
     movers = {s.name for s in descendants(fn.body) if s._prod == "Let" and
@@ -97,23 +103,28 @@ def checked_reads(fn, param) -> dict:
     moves = [k for k, path in enumerate(placed) if id(_at(path)) in sites or any(
         n._prod == "Local" and n.name in movers for n in descendants(_at(path)))]
     if not moves:
-        return {}
+        return []
     loops = {id(block.stmts[i]) for k in moves for block, i in placed[k][:-1]
              if block.stmts[i]._prod in ("While", "For", "Loop")}
-    found = {}
-    for k, path in enumerate(placed):
-        if k > moves[0] or any(id(block.stmts[i]) in loops for block, i in path[:-1]):
-            reads = _read_first(_at(path), param)
-            if reads:
-                found[id(_at(path))] = reads
-    return found
+    return [_at(path) for k, path in enumerate(placed)
+            if k > moves[0] or any(id(block.stmts[i]) in loops for block, i in path[:-1])]
+
+
+def computed_field(s) -> str | None:
+    """The field of statement s holding the expression it computes before its blocks."""
+    return _COMPUTED.get(s._prod)
+
+
+def computed(s):
+    """The expression statement s computes before its blocks (None: none)."""
+    return getattr(s, computed_field(s) or "", None)
 
 
 def _read_first(s, param) -> list:
     """The reads of `*t` (t the tensor of `param`) that s computes, where the first is the
     first thing it computes and they are all s names of t: a check of t's flag before s is
     checked there; else none."""
-    e = getattr(s, _COMPUTED.get(s._prod, ""), None)
+    e = computed(s)
     if e is None or s._prod == "Assign" and any(
             n._prod == "Local" and n.name == param.name for n in descendants(s.target)) and not (
             s.op == "=" and at_tensor(s.target, param.name, lent_tensor(param))):

@@ -43,22 +43,33 @@ def test_native_code_prints_what_the_interpreter_prints(case):
     assert_native_as_interpreted(CASES / f"{case}.vx")
 
 
+_LESS = "fn less(n: i32) -> i32 { print(n); n - 1 }\n" \
+    "fn lower(n: &i32) -> i32 { *n - 1 }\n"
 _PICK = "fn dbl(x: i32) -> i32 { x * 2 }\nfn main() {\n    let n = 1;\n" \
     "    let pick = |a, b, k: i32| if k > 0 { a } else { b };\n"
 
 
 @pytest.mark.parametrize("statement, kept", [
-    # less(n) is a call, which may change what the arguments before it hold, read before it
-    ("print(pick(dbl, dbl, less(n))(5));", "pick(@dbl, @dbl, @less(n))(5)"),
+    # a closure's call may assign a variable it captures that the arguments before it read
+    ("let cut = |m: i32| m - 1;\n    print(pick(dbl, dbl, cut(n))(5));",
+     "pick(@dbl, @dbl, cut(n))(5)"),
+    # a function given a reference may write through it
+    ("print(pick(dbl, dbl, lower(&n))(5));", "pick(@dbl, @dbl, @lower(&n))(5)"),
     # the call of `less` runs before the arithmetic: a `let` before the statement would not
     ("print(less(n) + pick(dbl, dbl, n - 1)(3));", "pick(@dbl, @dbl, n - 1)(3)"),
     # the right of `&&` may not run at all
     ("let b = n > 0 && pick(dbl, dbl, 10 / n)(3) > 0;", "pick(@dbl, @dbl, 10 / n)(3)"),
 ])
 def test_arithmetic_not_computed_first_stays(statement, kept):
-    ran = run_front("fn less(n: i32) -> i32 { print(n); n - 1 }\n" + _PICK +
-                    f"    {statement}\n}}\n", bind_chosen_closure_arguments)
+    ran = run_front(_LESS + _PICK + f"    {statement}\n}}\n", bind_chosen_closure_arguments)
     assert kept in to_text(ran.after)
+
+
+def test_a_call_of_a_function_taking_scalars_is_bound_first():
+    ran = run_front(_LESS + _PICK + "    print(pick(dbl, dbl, less(n * 2))(5));\n}\n",
+                    bind_chosen_closure_arguments)
+    assert "let k#1: i32 = @less(n * 2);" in to_text(ran.after)
+    assert "pick(@dbl, @dbl, k#1)(5)" in to_text(ran.after)
 
 
 # Hand-written Lmatched: a closure choosing between two closures by its typed parameter,

@@ -86,8 +86,16 @@ def test_a_read_a_later_turn_may_make_after_the_move_checks_the_flag():
     assert "        }\n        s = s + (*t)[0];\n        let a: ~_ = call(send);\n" in text
 
 
-def test_a_read_after_an_operator_in_a_loop_calling_it_is_left_then_repaired():
-    case = CASES / "e5010_moved_by_a_closure_called_in_a_loop_reading_it_after_an_operator.vx"
+def test_a_read_after_an_operator_held_first_in_a_loop_calling_it_checks_the_flag():
+    text = to_text(run_front(CASES / ("moved_by_a_closure_called_in_a_loop_reading_it_after_"
+                                      "an_operator.vx"), defer_kernel_moves).after)
+    assert "    while i < 3 {\n        let operand: ~_ = s + i;\n        if *t_moved == 1 {\n" \
+        "            halt \"E9004\", " in text
+    assert "        }\n        s = operand + (*t)[0];\n" in text
+
+
+def test_a_read_in_a_loops_condition_calling_it_is_left_then_repaired():
+    case = CASES / "e5010_moved_by_a_closure_called_in_a_loop_whose_condition_reads_it.vx"
     ran = run_front(case, defer_kernel_moves)
     assert ran.after is ran.before
     status, printed, err = run_cli(case)

@@ -110,10 +110,22 @@ def test_a_function_chosen_with_a_closure_is_flagged_and_the_stop_names_what_it_
     assert "if f_is_function {\n                halt \"E9006\", \"cannot print a value of type " \
         "function\";\n            } else {\n                halt \"E9006\", \"cannot print a value " \
         "of type closure\";" in text
-    assert "g_is_function = false;\n        g = |a#1" in text
-    assert "let mut h_is_function: ~bool = g_is_function;" in text
+    # g, an `if` assigning it followed by the rest, is one kind in each arm's copy
+    assert "halt \"E9006\", \"cannot print a value of type closure\";\n" \
+        "            }\n        };\n        show(2);" in text
+    assert "halt \"E9006\", \"cannot print a value of type function\";\n" \
+        "            }\n        };\n        show#2(2);" in text
     assert run_cli(CASES / "function_chosen_with_a_closure_printed.vx")[:2] == (
         1, "3\n-2\n5\n9\n7\n147\n")
+
+
+def test_a_function_assigned_a_closure_in_a_loop_is_flagged_where_it_is_assigned():
+    case = CASES / "function_assigned_a_closure_in_a_loop_printed.vx"
+    text = to_text(run_front(case, halt_closure_prints).after)
+    assert "let mut g_is_function: ~bool = true;\n    let mut g: ~_ = @sub;" in text
+    assert "g_is_function = false;\n            g = |a: i32" in text
+    assert "let mut h_is_function: ~bool = g_is_function;" in text
+    assert run_cli(case)[:2] == (1, "-3\n-2\n7\n147\n")
 
 
 def test_a_parameter_given_a_function_and_a_closure_in_copies_of_its_closure_is_stopped():
@@ -158,14 +170,24 @@ def test_a_parameter_given_a_variable_assigned_both_kinds_printed_stops_natively
     assert native == run_cli(case, "--action", "interpret")
 
 
-def test_a_parameter_given_a_variable_an_if_assigns_both_kinds_printed_stays_refused():
-    case = CASES / "e5010_parameter_given_a_variable_an_if_assigns_both_kinds_printed.vx"
+def test_a_parameter_given_a_variable_an_if_assigns_both_kinds_printed_stops_natively():
+    # the call after the `if` is copied into each arm, where the assignment is a `let`
+    case = CASES / "parameter_given_a_variable_an_if_assigns_both_kinds_printed.vx"
+    text = to_text(run_front(case, halt_closure_prints).after)
+    assert "show_closure(g#1, 2)" in text
+    native = run_cli(case)
+    assert "W5001" not in native[2] and "cannot print a value of type closure" in native[2]
+    assert native == run_cli(case, "--action", "interpret")
+
+
+def test_a_parameter_given_a_variable_an_if_in_a_loop_assigns_both_kinds_stays_refused():
+    case = CASES / "e5010_parameter_given_a_variable_an_if_in_a_loop_assigns_both_kinds_printed.vx"
     assert_refused_then_repaired(case, check_native_subset, "E5010", "printing a closure")
     native = run_cli(case)
     assert "W5001" in native[2] and "cannot print a value of type closure" in native[2]
     assert native[:2] == run_cli(case, "--action", "interpret")[:2]
-    assert_native_as_interpreted(
-        CASES / "e5010_parameter_given_a_variable_an_if_assigns_both_kinds_printed_repaired.vx")
+    assert_native_as_interpreted(CASES / "e5010_parameter_given_a_variable_an_if_in_a_loop_"
+                                 "assigns_both_kinds_printed_repaired.vx")
 
 
 HANDWRITTEN = """

@@ -1,7 +1,7 @@
 """rebind-assigned-closure-variables: an assignment of a variable a `let mut` binds to a
-function or a closure, a statement of its block giving it one, is a `let` of a variable of
-its own, so that each read says which it reads; native code runs each case as the
-interpreter does."""
+function or a closure, a statement of its block (or of an arm of an `if` ending it) giving it
+one, is a `let` of a variable of its own, so that each read says which it reads; native code
+runs each case as the interpreter does."""
 
 from pathlib import Path
 
@@ -42,7 +42,15 @@ def test_each_assignment_binds_a_variable_the_reads_after_it_read():
             and c.callee.name == "show"] == ["g", "g#1", "g#2"]
 
 
-def test_a_variable_a_closure_reads_or_an_if_assigns_stays():
+def test_each_assignment_in_an_arm_of_an_if_ending_its_block_binds_a_variable_of_its_own():
+    ran = run_front(CASES / "variable_assigned_in_arms_of_ifs_ending_its_block.vx",
+                    rebind_assigned_closure_variables)
+    assert [n.target.name for n in ran.nodes("Assign")] == ["i"]
+    assert [c.args[0].name for c in ran.nodes("Call") if c.callee._prod == "Local"
+            and c.callee.name == "show"] == ["g#1", "g#2", "g#3", "g", "g#4", "g#5"]
+
+
+def test_a_variable_a_closure_reads_or_an_if_something_follows_assigns_stays():
     ran = run_front(CASES / "variable_read_by_a_closure_beside_one_called.vx",
                     rebind_assigned_closure_variables)
     assert [n.target.name for n in ran.nodes("Assign")] == ["g"]
