@@ -175,7 +175,7 @@ def test_a_buffer_a_function_without_a_result_assigns_whole_is_the_callers_field
 
 
 @pytest.mark.parametrize("case, says", [
-    ("e5010_two_tensor_parts_assigned_and_both_held_one_lent_mutably",
+    ("e5010_two_tensor_parts_assigned_and_both_held_one_lent_mutably_before",
      "a tensor part of a `&mut` aggregate assigned whole, whose buffer another may hold"),
     ("e5010_tensor_assigned_whole_through_a_reference_to_a_parameters_struct_made_to_refer_"
      "elsewhere_in_a_loop",
