@@ -64,19 +64,15 @@ NOT_LOWERED = {
     # (native code copies into the buffer, which the other would see).
     "tests/passes/cases/scalarize_aggregates/"
     "e5010_two_tensor_parts_assigned_and_both_held_one_lent_mutably_before.vx",
-    # A `&mut` to a struct holding a tensor that five `if`s make to refer to another, the
-    # tensor assigned whole through it (native code assigns no whole tensor through a
-    # reference); one a function returns from a `return` in its statements on a condition
-    # after a statement (neither computed again per part nor written at the call).
-    "tests/passes/cases/scalarize_aggregates/"
-    "e5010_tensor_assigned_whole_through_a_reference_made_to_refer_elsewhere_in_five_ifs.vx",
+    # A `&mut` to a struct a function returns from a `return` in its statements on a
+    # condition after a statement (neither computed again per part nor written at the call).
     "tests/passes/cases/scalarize_aggregates/"
     "e5010_mut_reference_returned_early_on_a_condition_after_a_statement.vx",
     # A `&mut` to a `&mut` parameter's struct made to refer to another's in a loop, the
-    # tensor assigned whole through it: its part's `&mut` would rebind the callee's local
-    # holding the caller's buffer, not the caller's tensor.
+    # tensor assigned whole through it, where a `let` holds the first's tensor: native code
+    # copies the new tensor into the buffer, which the `let` would see.
     "tests/passes/cases/scalarize_aggregates/e5010_tensor_assigned_whole_through_a_reference_"
-    "to_a_parameters_struct_made_to_refer_elsewhere_in_a_loop.vx",
+    "to_a_parameters_struct_made_to_refer_elsewhere_whose_tensor_a_let_holds.vx",
     # A constant holding an aggregate holding two tensors, one another constant holds, one
     # made by ::uninit() or rows of one tensor (the function computing it returns one tensor
     # and would copy the other): inline-aggregate-constants refuses it.
