@@ -11,7 +11,7 @@ import pytest
 from nano_vx.dump.text import to_text
 from nano_vx.passes.scalarize_aggregates import scalarize_aggregates
 from front import (_printed, assert_native_as_interpreted, assert_prints_the_same,
-                   assert_refused_then_repaired, run_cli, run_front)
+                   assert_refused_then_repaired, run_front)
 
 CASES = Path(__file__).parent / "cases" / "scalarize_aggregates"
 NAMES = sorted(p.stem for p in CASES.glob("*.vx") if not p.stem.startswith("e5010_"))
