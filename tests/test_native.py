@@ -173,11 +173,11 @@ NOT_LOWERED = {
     "tests/passes/cases/split_closure_aggregates/"
     "e5010_enum_parameter_carrying_a_tensor_bound_to_a_mut_assigned_in_a_loop.vx",
     # A function returning an aggregate holding a tensor of `?` extents beside its result,
-    # which prints a local its literal reads: no tensor of extents its type says for its
-    # out-parameter to start from, a function per part would print twice, and its
-    # statements cannot run apart from the literal.
+    # which prints a tensor a local holds that its literal holds too: no tensor of extents
+    # its type says for its out-parameter to start from, a function per part would print
+    # twice, and its statements cannot run apart from the literal.
     "tests/passes/cases/scalarize_aggregates/"
-    "e5010_two_tensors_of_unknown_extents_returned_by_a_function_printing_a_local_they_read.vx",
+    "e5010_two_tensors_of_unknown_extents_returned_by_a_function_printing_a_tensor_they_hold.vx",
     # A query of a closure call's result, a tensor it makes, compared with an option: no
     # declared type nor `transfer` says where it is, which would decide it (check-native-subset).
     "tests/passes/cases/flag_assigned_placement_queries/"

@@ -302,9 +302,9 @@ def test_a_tensor_of_unknown_extents_returned_in_an_enum_is_the_functions_result
 
 
 def test_a_second_tensor_of_unknown_extents_returned_is_refused_then_repaired():
-    # The function prints a local its literal reads: split-result-statements and
+    # The function prints a tensor its literal holds: split-result-statements and
     # split-pure-aggregate-results leave it.
     assert_refused_then_repaired(
-        CASES / "e5010_two_tensors_of_unknown_extents_returned_by_a_function_printing_a_local_"
-        "they_read.vx",
+        CASES / "e5010_two_tensors_of_unknown_extents_returned_by_a_function_printing_a_tensor_"
+        "they_hold.vx",
         scalarize_aggregates, "E5010", "a tensor of `?` extents beside its result")
