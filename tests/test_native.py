@@ -65,9 +65,10 @@ NOT_LOWERED = {
     "tests/passes/cases/scalarize_aggregates/"
     "e5010_two_tensor_parts_assigned_and_both_held_one_lent_mutably_before.vx",
     # A `&mut` to a struct a function returns from a `return` in its statements on a
-    # condition after a statement (neither computed again per part nor written at the call).
+    # condition after a `let` its arm reads (neither computed again per part nor written at
+    # the call).
     "tests/passes/cases/scalarize_aggregates/"
-    "e5010_mut_reference_returned_early_on_a_condition_after_a_statement.vx",
+    "e5010_mut_reference_returned_early_on_a_condition_after_a_let_the_arm_reads.vx",
     # A `&mut` to a `&mut` parameter's struct made to refer to another's in a loop, the
     # tensor assigned whole through it, where a `let` holds the first's tensor: native code
     # copies the new tensor into the buffer, which the `let` would see.

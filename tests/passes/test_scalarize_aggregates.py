@@ -211,9 +211,9 @@ def test_a_tensor_assigned_whole_through_a_mut_local_is_copied_into_its_buffer(c
 
 
 def test_a_mut_reference_returned_is_refused_in_the_function_and_where_it_is_bound():
-    # The function returns from its statements on a condition after a statement: neither
-    # split nor written at the call.
-    early = "e5010_mut_reference_returned_early_on_a_condition_after_a_statement"
+    # The function returns from its statements on a condition after a `let` its arm reads:
+    # neither split nor written at the call.
+    early = "e5010_mut_reference_returned_early_on_a_condition_after_a_let_the_arm_reads"
     ran = run_front(CASES / f"{early}.vx", scalarize_aggregates)
     assert [(d.code, d.message.split(" (in ")[1]) for d in ran.diagnostics.items] == \
         [("E5010", "'early')"), ("E5010", "'main')")]
