@@ -13,7 +13,7 @@ from itertools import chain
 from ..languages.lmatched import Lmatched as L
 from ..nanopass import Pass, descendants
 from ..scalars.aggregates import Names, Shapes, fresh_item, lent
-from ..scalars.function_locals import changed_locals
+from ..scalars.function_locals import changed_locals, place_root
 from ..scalars.returned_references import quiet
 from ..scalars.storages import fresh_copy
 
@@ -124,7 +124,7 @@ def _first(fn, k: int) -> set | None:
             whole = n.target if n._prod == "Assign" else n.value if n._prod == "Borrow" \
                 and n.mutable else None
             if whole is not None and (whole._prod == "Local" and whole.name in params or
-                                      _root(whole) in by_value):
+                                      place_root(whole) in by_value):
                 return None
     bound = {s.name for s in fn.body.stmts[:k] if s._prod == "Let"}
     rest = fn.body.replace(stmts=fn.body.stmts[k + 1:])
@@ -132,13 +132,6 @@ def _first(fn, k: int) -> set | None:
     read = {n.name for b in (rest, *arms) if b is not None
             for n in descendants(b) if n._prod == "Local"}
     return None if bound & read else bound
-
-
-def _root(e):
-    """The local a place is a part of, through fields, elements and `*`; None for another."""
-    while e._prod in ("FieldGet", "TupleGet", "Index", "Deref"):
-        e = e.base if e._prod != "Deref" else e.value
-    return e.name if e._prod == "Local" else None
 
 
 def _computer(fn, name: str):
