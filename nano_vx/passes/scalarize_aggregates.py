@@ -75,10 +75,11 @@ left (made to refer elsewhere, chosen by an `if`) holds the values it refers to,
 aggregate local does; a `&mut` one left is a `&mut` local per part (a tensor's refers to
 the variable holding the buffer), `r = &mut b` making each refer to b's part, and a
 function given one filling its tensor part is E5010 where another local may hold the
-buffer, as for a `&mut` parameter (a tensor assigned whole through one,
-copy-through-tensor-references copies into the buffer the part refers to); a function
-returning a `&mut` one that split-returned-references and inline-returned-references left
-is E5010.
+buffer, as for a `&mut` parameter, and so is a tensor assigned whole through one, whose
+elements are copied into the buffer the part refers to (a variable's, or a `&mut`
+parameter's, the caller's), where the interpreter replaces that variable's tensor; a
+function returning a `&mut` one that split-returned-references and
+inline-returned-references left is E5010.
 A function taking or returning an aggregate is called by name only
 (check-aggregate-function-values refused any other use).
 """, state=State)
@@ -261,7 +262,7 @@ def _lent_local(run, let, shape: Tree) -> tuple:
     chosen by an `if`): a `&mut` local per part, each read and written through, which an
     assignment of the local makes refer to the new place's part (a tensor part's refers to
     the variable holding the buffer, which a whole tensor assigned through it is copied
-    into: copy-through-tensor-references)."""
+    into: `_fill`)."""
     st = run.state
     if any(not concrete(t) for t in shape.leaves()):
         raise Refused(let, "a `&mut` to an aggregate whose field types are generic parameters")

@@ -21,9 +21,7 @@ def shared_fill(program, fills: dict, sigs: dict):
     made to refer elsewhere) stands for each it is made to refer to.
     Each of those may be read only by its elements, in a `print`, or passed on so, and made
     only by a tensor constructor or from another of them: a tensor read whole could be the
-    buffer, which the copy changes where the interpreter's replacing the tensor leaves it.
-    Such a parameter is given a local or a new tensor only: a row (`&mut m[1]`) the
-    interpreter lends as a copy, which the copy into the buffer would not be."""
+    buffer, which the copy changes where the interpreter's replacing the tensor leaves it."""
     fns = {i.name: i for i in program.items if i._prod == "Fn"}
     params = {name: [p.name for p in fn.params] for name, fn in fns.items()}
     calls = {name: [n for n in descendants(fn.body) if n._prod == "Call"
@@ -50,12 +48,12 @@ def shared_fill(program, fills: dict, sigs: dict):
                 if (f, _bound(n)) in held and _named(n.value) is not None:
                     held.add((f, _named(n.value)))
         grown = len(held) > before
-    if not held:
-        return None
     for f, fn in fns.items():
-        bad = _held_elsewhere(fn, {x for g, x in held if g == f}, held, params, sigs)
-        if bad is not None:
-            return f, bad
+        mine = {x for g, x in held if g == f}
+        if mine:
+            bad = _held_elsewhere(fn, mine, held, params, sigs)
+            if bad is not None:
+                return f, bad
     return None
 
 
@@ -83,13 +81,9 @@ def _held_elsewhere(fn, mine: set, held: set, params: dict, sigs: dict):
             continue
         elif p == "Call" and node.callee._prod == "Global" and node.callee.name in params:
             names = params[node.callee.name]
-            filling = [j < len(names) and (node.callee.name, names[j]) in held
-                       for j in range(len(node.args))]
-            if any(f and _named(a) is None and _made(a) is None
-                   for f, a in zip(filling, node.args)):
-                return at  # a row, or a call's tensor: the interpreter lends a copy of it
-            stack.extend((a, shown, at) for f, a in zip(filling, node.args)
-                         if not (f and _named(a) is not None))
+            stack.extend((a, shown, at) for j, a in enumerate(node.args)
+                         if not (_named(a) is not None and j < len(names)
+                                 and (node.callee.name, names[j]) in held))
             continue
         elif p in ("Let", "Assign") and _bound(node) in mine:
             if _named(node.value) is not None:
@@ -106,13 +100,6 @@ def _bound(node):
     if node._prod == "Let":
         return node.name
     return node.target.name if node.target._prod == "Local" else None
-
-
-def _made(e):
-    """The new tensor e is or lends (`Tensor<..>::fill(0)`, `&mut [1, 2]`); None for another."""
-    if e._prod == "Borrow":
-        e = e.value
-    return e if e._prod in MADE else None
 
 
 def _named(e):
