@@ -108,7 +108,7 @@ def _returns_early(fn) -> bool:
 def _opening(fn) -> int:
     """The index of fn's first statement holding a `return`, or its last."""
     return next((k for k, s in enumerate(fn.body.stmts)
-                 if any(n._prod == "Return" for n in (s, *descendants(s)))),
+                 if any(n._prod == "Return" for n in descendants(s))),
                 len(fn.body.stmts) - 1)
 
 
@@ -120,7 +120,7 @@ def _first(fn, k: int) -> set | None:
     by_value = {p.name for p in fn.params if not lent(p.type)}
     params = {p.name for p in fn.params}
     for s in fn.body.stmts[:k]:
-        for n in (s, *descendants(s)):
+        for n in descendants(s):
             whole = n.target if n._prod == "Assign" else n.value if n._prod == "Borrow" \
                 and n.mutable else None
             if whole is not None and (whole._prod == "Local" and whole.name in params or
