@@ -60,23 +60,20 @@ NOT_LOWERED = {
     "tests/passes/cases/scalarize_aggregates/e5010_unwritten_arguments_holding_ever_deeper_"
     "aggregates.vx",
     # Two tensors of a struct assigned whole through a `&mut` to the struct, each one's
-    # buffer held by another local too, one lent `&mut` on (native code copies into the
-    # buffer, which the other would see).
+    # buffer held by another local too, one lent `&mut` on before its field is assigned anew
+    # (native code copies into the buffer, which the other would see).
     "tests/passes/cases/scalarize_aggregates/"
-    "e5010_two_tensor_parts_assigned_and_both_held_one_lent_mutably.vx",
-    # A `&mut` to a struct holding a tensor that five `if`s make to refer to another, the
-    # tensor assigned whole through it (native code assigns no whole tensor through a
-    # reference); one a function returns from a `return` in its statements on a condition
-    # after a statement (neither computed again per part nor written at the call).
+    "e5010_two_tensor_parts_assigned_and_both_held_one_lent_mutably_before.vx",
+    # A `&mut` to a struct a function returns from a `return` in its statements on a
+    # condition after a `let` its arm reads (neither computed again per part nor written at
+    # the call).
     "tests/passes/cases/scalarize_aggregates/"
-    "e5010_tensor_assigned_whole_through_a_reference_made_to_refer_elsewhere_in_five_ifs.vx",
-    "tests/passes/cases/scalarize_aggregates/"
-    "e5010_mut_reference_returned_early_on_a_condition_after_a_statement.vx",
+    "e5010_mut_reference_returned_early_on_a_condition_after_a_let_the_arm_reads.vx",
     # A `&mut` to a `&mut` parameter's struct made to refer to another's in a loop, the
-    # tensor assigned whole through it: its part's `&mut` would rebind the callee's local
-    # holding the caller's buffer, not the caller's tensor.
+    # tensor assigned whole through it, where a `let` holds the first's tensor: native code
+    # copies the new tensor into the buffer, which the `let` would see.
     "tests/passes/cases/scalarize_aggregates/e5010_tensor_assigned_whole_through_a_reference_"
-    "to_a_parameters_struct_made_to_refer_elsewhere_in_a_loop.vx",
+    "to_a_parameters_struct_made_to_refer_elsewhere_whose_tensor_a_let_holds.vx",
     # A constant holding an aggregate holding two tensors, each another constant holds, or
     # made by ::uninit(), or rows of one tensor (the function computing it returns one tensor
     # and would copy the other): inline-aggregate-constants refuses it.
@@ -182,11 +179,11 @@ NOT_LOWERED = {
     "tests/passes/cases/split_closure_aggregates/"
     "e5010_enum_parameter_carrying_a_tensor_bound_to_a_mut_assigned_in_a_loop.vx",
     # A function returning an aggregate holding a tensor of `?` extents beside its result,
-    # which prints a local its literal reads: no tensor of extents its type says for its
-    # out-parameter to start from, a function per part would print twice, and its
-    # statements cannot run apart from the literal.
+    # which prints a tensor a local holds that its literal holds too: no tensor of extents
+    # its type says for its out-parameter to start from, a function per part would print
+    # twice, and its statements cannot run apart from the literal.
     "tests/passes/cases/scalarize_aggregates/"
-    "e5010_two_tensors_of_unknown_extents_returned_by_a_function_printing_a_local_they_read.vx",
+    "e5010_two_tensors_of_unknown_extents_returned_by_a_function_printing_a_tensor_they_hold.vx",
     # A query of a closure call's result, a tensor it makes, compared with an option: no
     # declared type nor `transfer` says where it is, which would decide it (check-native-subset).
     "tests/passes/cases/flag_assigned_placement_queries/"

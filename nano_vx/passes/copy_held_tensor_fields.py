@@ -24,7 +24,7 @@ class State:
 copy_held_tensor_fields = Pass("copy-held-tensor-fields", L, L, """
 Make each `let` of the tensor of a field of the struct a `&mut` parameter refers to, which
 the function assigns whole, a new tensor the field's elements are copied into, where the
-local is read only by its elements.
+local is read only by its elements or written only once the field holds another tensor.
 
 `fn reset(g: &mut Grid) { let old = g.cells; g.cells = t; print(old); }` is `fn reset(g:
 &mut Grid) { let old = Tensor<..>::new(); <copy g.cells into old>; g.cells = t; print(old);
@@ -34,7 +34,10 @@ held, the one a `let` holds, but no two). It is for a parameter used only by its
 whose field of static extents the function reads whole only by that `let` (and assigns
 whole), the local read only by elements, printed, or lent `&` to a function (which reads
 the copy's elements as it would the tensor's): where the function does not assign the field
-anew, the local's elements are the field's, and nothing writes either.
+anew, the local's elements are the field's, and nothing writes either. The local may be
+written too, by an element or lent `&mut` to a function, in a statement of the body after
+one assigning the field whole, the `let` before it: there the interpreter's field holds
+another tensor on every path, so what the write changes is only the local's, as the copy's.
 """, state=State)
 
 
@@ -81,16 +84,28 @@ def _held(fn, structs: dict) -> dict:
          n.callee.name == "print" for a in n.args} | \
         {id(a.value) for n in nodes if n._prod == "Call" and n.callee._prod == "Global"
          for a in n.args if a._prod == "Borrow" and not a.mutable}
-    # An element written would be the field's where the function does not assign it anew.
-    elements -= {id(_root(n.target)) for n in nodes if n._prod == "Assign"}
+    # An element written would be the field's where the function does not assign it anew: a
+    # write is the copy's only once the field holds another tensor on every path, after a
+    # statement of the body assigning it, the `let` before that statement.
+    written = {id(_root(n.target)) for n in nodes if n._prod == "Assign"}
+    lent_on = {id(a.value) for n in nodes if n._prod == "Call" and n.callee._prod == "Global"
+               for a in n.args if a._prod == "Borrow" and a.mutable}
+    elements -= written
+    at = {id(x): k for k, s in enumerate(fn.body.stmts) for x in descendants(s)}
     copied = {}
     for n in nodes:
-        if n._prod != "Let" or n.mutable or n.value._prod != "FieldGet":
+        if n._prod != "Let" or n.value._prod != "FieldGet":
             continue
         key = (getattr(n.value.base, "name", None), n.value.field)
         gets = [g for g in reads.get(key, ()) if id(g) not in assigned]
+        anew = min((at[id(g)] for g in reads.get(key, ()) if id(g) in assigned and
+                    id(g) in at and fn.body.stmts[at[id(g)]]._prod == "Assign" and
+                    fn.body.stmts[at[id(g)]].target is g), default=None)
+        late = set() if anew is None or at.get(id(n), anew) >= anew else \
+            {i for i in written | lent_on if at.get(i, anew) > anew}
         if key in whole and gets == [n.value] and all(
-                id(x) in elements for x in nodes if x._prod == "Local" and x.name == n.name):
+                id(x) in elements or id(x) in late
+                for x in nodes if x._prod == "Local" and x.name == n.name):
             copied[id(n)] = params[key[0]][key[1]]
     return copied
 

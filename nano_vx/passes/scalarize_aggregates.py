@@ -30,15 +30,12 @@ class State:
     copied: set = field(default_factory=set)  # its tensor out-parameters, given back whole
     names: Names | None = None
     lent: dict = field(default_factory=dict)  # function name -> per parameter, whether `&mut`
-    lent_tensors: dict = field(default_factory=dict)  # tensor parts of a `&mut` parameter
+    # the tensor parts of a `&mut` parameter, and the `&mut` tensor parts of a `&mut`
+    # aggregate local, by name -> their tensors' types
+    lent_tensors: dict = field(default_factory=dict)
     filled: set = field(default_factory=set)  # those a tensor assigned whole is copied into
     fills: dict = field(default_factory=dict)  # function name -> the `filled` of its own
     rebound: dict = field(default_factory=dict)  # a `&mut` aggregate local -> its `&mut`s, shape
-    # what each `&mut` part local is made to refer to, as (its name, the variable's or the
-    # other `&mut` local's it is given), and the tensors assigned whole through a `&mut` part
-    # local, by the part's name
-    refers: list = field(default_factory=list)
-    through: list = field(default_factory=list)
 
 
 scalarize_aggregates = Pass("scalarize-aggregates", Lmatched, L, """
@@ -78,10 +75,11 @@ left (made to refer elsewhere, chosen by an `if`) holds the values it refers to,
 aggregate local does; a `&mut` one left is a `&mut` local per part (a tensor's refers to
 the variable holding the buffer), `r = &mut b` making each refer to b's part, and a
 function given one filling its tensor part is E5010 where another local may hold the
-buffer, as for a `&mut` parameter; a tensor assigned whole through one that may refer to
-a `&mut` parameter's tensor part is E5010 (the part is the callee's local holding the
-caller's buffer, which the assignment would rebind); a function returning a
-`&mut` one that split-returned-references and inline-returned-references left is E5010.
+buffer, as for a `&mut` parameter, and so is a tensor assigned whole through one, whose
+elements are copied into the buffer the part refers to (a variable's, or a `&mut`
+parameter's, the caller's), where the interpreter replaces that variable's tensor; a
+function returning a `&mut` one that split-returned-references and
+inline-returned-references left is E5010.
 A function taking or returning an aggregate is called by name only
 (check-aggregate-function-values refused any other use).
 """, state=State)
@@ -108,7 +106,6 @@ def _fn(run, fn):
         return fn
     st.env, st.out, st.names, st.copied = {}, None, Names(fn), set()
     st.lent_tensors, st.filled, st.rebound = {}, set(), {}
-    st.refers, st.through = [], []
     st.types = local_shapes(fn, st.shapes, st.sigs)
     try:
         if fn.on is not None and (any(sig.params) or sig.out is not None):
@@ -129,7 +126,6 @@ def _fn(run, fn):
                        for n, t in zip(names, shape.leaves())]
         if sig.out is None:
             body = _block(run, fn.body)
-            _rebinds_no_parameter(run)
             st.fills[fn.name] = st.filled
             return fn.replace(params=tuple(params), body=body)
         k, out = sig.result, _sized(run, sig.out)
@@ -146,7 +142,6 @@ def _fn(run, fn):
         places = st.out.leaves()
         body = _block(run, fn.body.replace(value=None))
         tail = _store(run, fn.body.value, st.out) if fn.body.value is not None else []
-        _rebinds_no_parameter(run)
         body = body.replace(stmts=(*held, *body.stmts, *tail),
                             value=places[k] if k is not None else None)
         st.fills[fn.name] = st.filled
@@ -155,24 +150,6 @@ def _fn(run, fn):
     except Refused as bad:
         refuse(run.ctx.diagnostics, fn.name, bad.node, bad.what)
         return as_matches(fn, st.shapes)
-
-
-def _rebinds_no_parameter(run) -> None:
-    """Refuse a tensor assigned whole through a `&mut` aggregate local's part that may refer
-    to a `&mut` parameter's tensor part: that part is the caller's buffer held in a local of
-    the callee, which the assignment would rebind where the interpreter replaces the
-    caller's tensor (and a copy into the buffer would change the variable's the local
-    refers to elsewhere, or another's holding it)."""
-    st = run.state
-    lent_refs, grown = set(st.lent_tensors), True
-    while grown:  # a `&mut` local given another's refers to what that one may
-        before = len(lent_refs)
-        lent_refs.update(n for n, given in st.refers if given in lent_refs)
-        grown = len(lent_refs) != before
-    bad = next((node for name, node in st.through if name in lent_refs), None)
-    if bad is not None:
-        raise Refused(bad, "an assignment of a whole tensor through a `&mut` to an aggregate "
-                           "that may refer to a `&mut` parameter's")
 
 
 def _lent_parameter(run, p, shape: Tree) -> list:
@@ -284,8 +261,8 @@ def _lent_local(run, let, shape: Tree) -> tuple:
     """A `&mut` aggregate local inline-aggregate-references left (made to refer elsewhere,
     chosen by an `if`): a `&mut` local per part, each read and written through, which an
     assignment of the local makes refer to the new place's part (a tensor part's refers to
-    the variable holding the buffer: a whole tensor assigned through it reaches that
-    variable, which check-native-subset refuses)."""
+    the variable holding the buffer, which a whole tensor assigned through it is copied
+    into: `_fill`)."""
     st = run.state
     if any(not concrete(t) for t in shape.leaves()):
         raise Refused(let, "a `&mut` to an aggregate whose field types are generic parameters")
@@ -295,9 +272,9 @@ def _lent_local(run, let, shape: Tree) -> tuple:
                                  "arms runs statements first")
     rep, names = fresh_locals(st.names, let.name, shape, let.span)
     st.rebound[let.name] = rep, shape
+    st.lent_tensors.update((n, t) for n, t in zip(names, shape.leaves()) if is_tensor(t))
     st.env[let.name] = rep.rebuilt(L["Deref"](x, span=let.span) for x in rep.leaves())
     places = _places(run, first, shape)
-    _note_lent_refs(run, names, places)
     lets = tuple(L["Let"](n, let.mutable or first is not let.value,
                           L["BorrowType"](t, True, span=let.span), r, span=let.span)
                  for n, t, r in zip(names, shape.leaves(), places))
@@ -321,15 +298,7 @@ def _rebind(run, e, rep: Tree, shape: Tree) -> list:
             arms.append(body.replace(stmts=(*body.stmts, *_rebind(run, b.value, rep, shape))))
         return [L["If"](run.walk(e.cond), False, *arms, span=e.span)]
     places = _places(run, e, shape)
-    _note_lent_refs(run, [x.name for x in rep.leaves()], places)
     return [L["Assign"](x, "=", r, span=e.span) for x, r in zip(rep.leaves(), places)]
-
-
-def _note_lent_refs(run, names, places) -> None:
-    """Note what each of the `&mut` part locals `names` is made to refer to by `places`."""
-    run.state.refers += [(n, r.value.name if r._prod == "Borrow" else r.name)
-                         for n, r in zip(names, places)
-                         if r._prod == "Local" or r._prod == "Borrow" and r.value._prod == "Local"]
 
 
 def _places(run, e, shape: Tree) -> list:
@@ -349,8 +318,6 @@ def _assign(run, node):
         return tuple(_rebind(run, node.value, *run.state.rebound[node.target.name]))
     if _shape(run, node.target) is None:
         made = run.rebuild(node)
-        if made.target._prod == "Deref" and made.target.value._prod == "Local":
-            run.state.through.append((made.target.value.name, node))
         if _lent_tensor(run, made.target):
             if node.op != "=":
                 raise Refused(node, f"'{node.op}' on a tensor part of a `&mut` aggregate")
@@ -427,20 +394,28 @@ def _store(run, e, dest: Tree, shape: Tree | None = None) -> list:
 
 
 def _lent_tensor(run, place) -> bool:
-    """Whether `place` is a tensor part of a `&mut` aggregate parameter: the caller's buffer."""
-    return place._prod == "Local" and place.name in run.state.lent_tensors
+    """Whether `place` is a buffer a tensor part of a `&mut` aggregate holds: a parameter's
+    (the caller's), or the one a `&mut` aggregate local's part refers to."""
+    return _buffer(place) in run.state.lent_tensors
+
+
+def _buffer(place) -> str | None:
+    """The local holding or referring to the buffer `place` is: `x` or `*x`."""
+    if place._prod == "Deref":
+        place = place.value
+    return place.name if place._prod == "Local" else None
 
 
 def _fill(run, place, value) -> list:
-    """`place = value` for `place` the caller's buffer, which the callee holds where the
-    interpreter's holds the caller's variable: the new tensor's elements copied into the
-    buffer (its extents are integers), once the value is computed (E5010 where another may
-    hold the buffer: scalars/filled_buffers.py)."""
-    st, span = run.state, value.span
-    st.filled.add(place.name)
+    """`place = value` for `place` a buffer a tensor part of a `&mut` aggregate holds, the
+    interpreter's the variable (the caller's, or the one the `&mut` local refers to): the new
+    tensor's elements copied into the buffer (its extents are integers), once the value is
+    computed (E5010 where another may hold the buffer: scalars/filled_buffers.py)."""
+    st, span, name = run.state, value.span, _buffer(place)
+    st.filled.add(name)
     held = L["Local"](st.names.fresh("filled"), span=span)
     return [L["Let"](held.name, False, L["OpaqueType"](span=span), value, span=span),
-            *copy_elements(st.names, place, held, st.lent_tensors[place.name], span)]
+            *copy_elements(st.names, place, held, st.lent_tensors[name], span)]
 
 
 def _copied(run, place) -> bool:

@@ -8,7 +8,7 @@ from ..nanopass import descendants
 from .aggregates import strip
 
 
-def _root(place) -> str | None:
+def place_root(place) -> str | None:
     """The local whose cell the place is in, if any."""
     while place._prod in ("FieldGet", "TupleGet", "Index", "Deref"):
         place = place.value if place._prod == "Deref" else place.base
@@ -38,7 +38,7 @@ def changed_locals(fn) -> set:
         if n._prod == "Let" and n.mutable:
             changed.add(n.name)
         elif n._prod == "Assign" or n._prod == "Borrow" and n.mutable:
-            changed.add(_root(n.target if n._prod == "Assign" else n.value))
+            changed.add(place_root(n.target if n._prod == "Assign" else n.value))
     changed.discard(None)
     return changed
 
@@ -49,7 +49,7 @@ def lent_locals(fn) -> set:
     lent = set()
     for n in descendants(fn):
         if n._prod in ("Borrow", "AsPtr") and n.mutable:
-            lent.add(_root(n.value))
+            lent.add(place_root(n.value))
         elif n._prod == "Closure":
             lent |= assigned_locals(n.body)
     lent.discard(None)
@@ -58,7 +58,7 @@ def lent_locals(fn) -> set:
 
 def assigned_locals(node) -> set:
     """The locals an assignment inside node writes."""
-    return {_root(n.target) for n in descendants(node) if n._prod == "Assign"} - {None}
+    return {place_root(n.target) for n in descendants(node) if n._prod == "Assign"} - {None}
 
 
 def tensor_locals(fn) -> set:

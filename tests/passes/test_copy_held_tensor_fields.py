@@ -59,10 +59,15 @@ fn main() {{
 """
 
 
-# The local written by an element, lent `&mut`, moved on; the field read besides the `let`, or not
+# The local written by an element before the field is assigned anew, or after it is only on
+# one path, lent `&mut` through a `let`, moved on; the field read besides the `let`, or not
 # assigned whole; the parameter used whole: left as it is.
 @pytest.mark.parametrize("body", [
-    "let was = g.more; g.more = Tensor<i32, [2]>::fill(8); was[0] = 3; print(was);",
+    "let mut was = g.more; was[0] = 3; g.more = Tensor<i32, [2]>::fill(8); print(was);",
+    "let mut was = g.more; if g.width > 0 { g.more = Tensor<i32, [2]>::fill(8); }"
+    " was[0] = 3; print(was);",
+    "let mut was = g.more; g.more = Tensor<i32, [2]>::fill(8); print(sum(&was));"
+    " g.more = was; was[0] = 3;",
     "let mut was = g.more; g.more = Tensor<i32, [2]>::fill(8); let r = &mut was; r[0] = 1;"
     " print(was);",
     "let was = g.more; g.more = Tensor<i32, [2]>::fill(8); let w = was; print(w);",
@@ -116,3 +121,19 @@ def test_a_let_lent_to_a_function_reading_it_is_a_copy_too():
     reset = to_text(next(i for i in ran.after.items if i.name == "reset"))
     assert "        was[copied#1] = g.more[copied#1];\n" in reset
     assert "@sum(&old) + @sum(&was)" in reset
+
+
+# Written by an element and lent `&mut` only after the statement assigning the field anew: the
+# field holds another tensor there on every path, so the write is the copy's.
+def test_a_let_written_once_the_field_is_assigned_anew_is_a_copy():
+    body = ("let old = g.cells; let mut was = g.more; g.cells = Tensor<i32, [2]>::fill(7);"
+            " g.more = Tensor<i32, [2]>::fill(8); was[0] = 3; print(bump(&mut was)); print(old);"
+            " print(was);")
+    program = PROGRAM.format(body=body).replace(
+        "fn reset", "fn bump(t: &mut Tensor<i32, [2]>) -> i32 { t[1] = 4; t[0] + t[1] }\n"
+        "fn reset", 1)
+    ran = run_front(program, copy_held_tensor_fields)
+    reset = to_text(next(i for i in ran.after.items if i.name == "reset"))
+    assert "        was[copied#1] = g.more[copied#1];\n" in reset
+    assert _printed(ran.before) == _printed(ran.after) == \
+        "7\n[1, 1]\n[3, 4]\nGrid { cells: [7, 7], more: [8, 8], width: 0 }\n"

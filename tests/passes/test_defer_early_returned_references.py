@@ -48,11 +48,11 @@ def test_what_followed_the_if_goes_into_its_else():
                           "    } else {\n        &mut p.b\n    }\n}\n")
 
 
-# A condition the statements may change (one after a statement, which
+# A condition the statements may change (one after a `let` its arm reads, which
 # give-early-return-conditions leaves), a second `return`, or a returned value reading a
 # local its arm binds: the function is left as it is.
 @pytest.mark.parametrize("body", [
-    "print(1); if p.a.x / 2 > 0 { p.a.x = 0; return &mut p.a; } &mut p.b",
+    "let d = 0; if p.a.x / 2 > 0 { p.a.x = d; return &mut p.a; } &mut p.b",
     "if first { return &mut p.a; } if !first { return &mut p.b; } &mut p.a",
     "if first { let q = p; return &mut q.a; } &mut p.b",
 ])

@@ -67,11 +67,24 @@ def test_a_condition_that_may_stop_is_computed_just_before_the_call():
            "        let mut r: &mut Point = @early(&mut q, cond);\n" in text
 
 
-# A condition after a statement, one of parameters by value nothing changes
-# (defer-early-returned-references defers it as it is), a second `return`, or a call
-# computing an argument: left as it is.
+def test_the_statements_before_the_condition_run_first_with_it():
+    text = to_text(run_front(CASES / "condition_after_statements_binding_a_local_it_reads.vx",
+                             give_early_return_conditions).after)
+    assert "fn early$cond(p: &mut Pair, k: i32) -> bool {\n    @print(k);\n" \
+           "    let s: ~_ = p.a.x + k;\n    p.b.x += 1;\n    s / p.b.x > 0\n}" in text
+    assert "fn early(p: &mut Pair, k: i32, cond: bool) -> &mut Point {\n    if cond {\n" in text
+
+
+# A condition after a `let` the arm reads, after a statement assigning a parameter by value,
+# or after one but of parameters by value nothing
+# changes (defer-early-returned-references defers it as it is), a second `return`, or a
+# call computing an argument: left as it is.
 @pytest.mark.parametrize("body, call", [
-    ("print(k); if p.a.x > 0 { p.a.x = 0; return &mut p.a; } &mut p.b",
+    ("let d = p.b.x; if p.a.x > 0 { p.a.x = d; return &mut p.a; } &mut p.b",
+     "{ let r = early(&mut q, 1); r.x = 5; }"),
+    ("k += 1; if p.a.x > k { p.a.x = 0; return &mut p.a; } &mut p.b",
+     "{ let r = early(&mut q, 1); r.x = 5; }"),
+    ("print(k); if k > 0 { p.a.x = 0; return &mut p.a; } &mut p.b",
      "{ let r = early(&mut q, 1); r.x = 5; }"),
     ("if k > 0 { p.a.x = 0; return &mut p.a; } &mut p.b",
      "{ let r = early(&mut q, 1); r.x = 5; }"),

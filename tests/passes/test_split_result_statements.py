@@ -43,11 +43,26 @@ def test_the_statements_run_just_before_each_call():
     assert "        @pair$first(i);\n        let t: " in text
 
 
-# A literal reading a local the statements bind, or a call given an operator's value: left
-# as it is.
+def test_the_locals_the_literal_reads_are_returned_and_given():
+    text = to_text(run_front(CASES / "printing_two_locals_the_literal_reads.vx",
+                             split_result_statements).after)
+    assert "    k = k * 2;\n    (k, m)\n}\n" in text
+    assert "fn pair(n: i32, k: i32, m: i64) -> " in text
+    assert "        let first: ~(i32, i64) = @pair$first(i);\n" \
+           "        let k: i32 = first.0;\n        let m: i64 = first.1;\n" in text
+    assert "= @pair(i, k, m);\n" in text
+    one = to_text(run_front(SCALARIZE / "two_tensors_of_unknown_extents_returned_by_a_function_"
+                                        "printing_a_local_they_read.vx",
+                            split_result_statements).after)
+    assert "    @print(k);\n    k\n}\n" in one
+    assert "    let first: i32 = @make$first(2);\n    let p: Pair = @make(2, first);\n" in one
+
+
+# A literal reading a tensor a local the statements bind holds, or a call given an operator's
+# value: left as it is.
 @pytest.mark.parametrize("case", [
     SCALARIZE / "e5010_two_tensors_of_unknown_extents_returned_by_a_function_printing_a_"
-    "local_they_read.vx",
+    "tensor_they_hold.vx",
 ])
 def test_a_function_whose_statements_cannot_run_apart_is_left_as_it_is(case):
     ran = run_front(case, split_result_statements)
