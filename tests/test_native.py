@@ -196,11 +196,9 @@ NOT_LOWERED = {
     "tests/passes/cases/collapse_reference_chains/"
     "e5010_closure_dereferencing_an_untyped_parameter_given_a_chain_and_a_parameter_of_two_"
     "types.vx",
-    # Closures a maker returns that capture its tensor parameter (the check's admitted twin):
-    # native code does not lower a closure returned from the closure around it capturing a
-    # tensor of it (capture-environments refuses it, E5010).
-    "tests/passes/cases/check_linearity/"
-    "e4001_made_closure_moving_its_makers_parameter_called_twice_repaired.vx",
+    # A closure returned from the closure around it reading a tensor a `let` of that closure
+    # binds: its copy would be a whole tensor stored through a `&mut` (type-scalars).
+    "tests/passes/cases/capture_environments/e5010_tensor_a_makers_let_binds.vx",
 }
 
 
