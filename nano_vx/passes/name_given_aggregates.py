@@ -24,24 +24,25 @@ class State:
 
 
 name_given_aggregates = Pass("name-given-aggregates", L, L, """
-Compute by a `let` of its own, before its statement, each struct or tuple a closure's call
-gives that split-closure-aggregates could not give part by part, where the statement
-computes that argument before anything else.
+Compute by a `let` of its own, before its statement, each struct a closure's call gives that
+split-closure-aggregates could not give part by part, where the statement computes that
+argument before anything else.
 
 split-closure-aggregates gives a closure's aggregate parameter its argument's parts, each
-in its place, where that reads what the whole would: an argument computing a call, an
+in its place, where that reads what the whole would: an argument computing a call, or an
 operator on literals alone (`Big { k: 1 << 40, n: 2 }`, whose literal types `1 << 40` as
-its i64 field, a closure's argument as a plain i32 that wraps) or fields computing
-operators written out of their parts' order (`Two { b: 1 % z, a: 10 / z }`, whose parts
-would compute `a`'s first and stop on another division) would be computed otherwise, and
-the closure is left whole. Held by a `let` of the parameter's type, it is a variable whose
-parts are read as it is: `print(f(Big { k: 1 << 40, n: 2 }))` is `let b: Big = Big { k:
-1 << 40, n: 2 }; print(f(b));`. Only where the statement computes the argument first (a
+its i64 field, a closure's argument as a plain i32 that wraps) would be computed otherwise,
+and the closure is left whole. Held by a `let` of the parameter's type, it is a variable
+whose parts are read as it is: `print(f(Big { k: 1 << 40, n: 2 }))` is `let b: Big = Big {
+k: 1 << 40, n: 2 }; print(f(b));`. Only where the statement computes the argument first (a
 `let`'s value, an expression statement's, a `return`'s, an `if` statement's condition, a
 block's value, and on the way down to the call the left operand of an operator, a cast's,
-an argument after ones computing nothing, the call's arguments before it computing
-nothing), so that the `let` computes it just when the statement did; an enum carrying a
-tensor is left as it is (a `let` of it would move its buffer out of where it is read).
+an argument after ones computing nothing), so that the `let` computes it just when the
+statement did; what the statement computes before it (an operator's left operand or an
+earlier argument, on the way, a call by name or a cast of one: `side(3) + f(Big { .. })`;
+the closure's call's own earlier arguments) is held by a `let` of its own first, in turn.
+A tuple is left as it is (its literal's elements are typed by what they meet, not by a
+`let`'s type), and so is an enum (one carrying a tensor would move its buffer).
 """, state=State)
 
 
@@ -155,7 +156,7 @@ def _named(st: State, e) -> int | None:
     if params is None:
         return None
     for k, (a, (param, split)) in enumerate(zip(e.args, params)):
-        if split and not st.parts.carries_tensor(param.type) and \
-                not giveable(a, param, split, st.parts):
+        if split and param.type._prod == "NamedType" and st.parts.enum(param.type) is None \
+                and not giveable(a, param, split, st.parts):
             return k
     return None
