@@ -11,7 +11,7 @@ from ..languages.lmatched import Lmatched as L
 from ..languages.lresolved import display_name
 from ..nanopass import Pass
 from ..scalars.aggregates import Names
-from ..scalars.closure_parts import Parts, called_closures, giveable
+from ..scalars.closure_parts import Parts, called_closures, giveable, taken_parts
 from ..scalars.first_parts import NOTHING, first_found, replaced_first
 from ..scalars.held_first import held_before
 
@@ -57,10 +57,9 @@ def _fn(run, fn):
     st = run.state
     st.params = {}
     for name, closures in called_closures(fn).items():
-        each = [[st.parts.of(p.type, untyped=True) for p in c.params] for c in closures]
-        if any(each[0]) and not any(p is False for p in each[0]) and \
-                all(other == each[0] for other in each):
-            st.params[name] = list(zip(closures[0].params, each[0]))
+        parts = taken_parts(closures, st.parts)
+        if parts is not None:
+            st.params[name] = list(zip(closures[0].params, parts))
     if not st.params:
         return fn
     st.names = Names(fn)

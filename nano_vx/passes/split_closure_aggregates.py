@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from ..languages.lmatched import Lmatched as L
 from ..nanopass import Pass, descendants
 from ..scalars.closure_parts import (Parts, called_closures, given_split, giveable, part,
-                                     part_names, rechoose)
+                                     part_names, rechoose, taken_parts)
 
 
 @dataclass
@@ -66,10 +66,8 @@ def _fn(run, fn):
     calls = [n for n in descendants(fn) if n._prod == "Call" and n.callee._prod == "Local"]
     st.split, st.enums_taken = {}, {}
     for name, closures in called_closures(fn).items():
-        each = [[st.parts.of(p.type, untyped=True) for p in c.params] for c in closures]
-        parts = each[0]
-        if not any(parts) or any(p is False for p in parts) or \
-                any(other != parts for other in each) or not all(
+        parts = taken_parts(closures, st.parts)
+        if parts is None or not all(
                 giveable(a, q, p, st.parts) for c in calls if c.callee.name == name
                 for a, p, q in zip(c.args, parts, closures[0].params) if p) or not all(
                 _read_by_parts(c.body, p.name) for c in closures for p in c.params

@@ -266,6 +266,16 @@ def given_split(node, split: dict):
         else None
 
 
+def taken_parts(closures: list, parts: Parts) -> list | None:
+    """Per parameter of the closures a local may hold, the parts split-closure-aggregates may
+    take it as (None: a scalar's), alike in each closure and some aggregate's, else None."""
+    each = [[parts.of(p.type, untyped=True) for p in c.params] for c in closures]
+    first = each[0]
+    if not any(first) or any(p is False for p in first) or any(other != first for other in each):
+        return None
+    return first
+
+
 def giveable(a, param, split: list, parts: Parts) -> bool:
     """Whether a call may give the parts `split` of a for param: a value of an enum carrying a
     tensor only as a literal or a variable, whose tensor part scalarize-aggregates gives as
