@@ -161,6 +161,7 @@ from .passes.mark_uninit_closures import mark_uninit_closures
 from .passes.name_closure_temporaries import name_closure_temporaries
 from .passes.hoist_constant_tensors import hoist_constant_tensors
 from .passes.inline_aggregate_constants import inline_aggregate_constants
+from .passes.name_given_aggregates import name_given_aggregates
 from .passes.outline_constant_values import outline_constant_values
 from .passes.renew_taken_tensors import renew_taken_tensors
 from .passes.index_chosen_constant_elements import index_chosen_constant_elements
@@ -365,6 +366,7 @@ BACK_END = [
     rebind_moved_enum_locals,
     rename_moved_enum_parameters,
     choose_given_variants,
+    name_given_aggregates,
     split_closure_aggregates,
     instantiate_aggregate_forms,
     state_block_prints,

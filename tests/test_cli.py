@@ -163,7 +163,7 @@ def test_list_passes_prints_the_back_end_between_the_front_end_and_the_spatial_l
         ["halt-unit-operations", "rewrite", "Lmatched", "Lmatched"],
         ["erase-unit-lets", "rewrite", "Lmatched", "Lmatched"]]
     unit = names.index("erase-unit-lets")
-    assert rows[unit + 1:unit + 11] == [
+    assert rows[unit + 1:unit + 12] == [
         ["bind-chosen-closure-arguments", "rewrite", "Lmatched", "Lmatched"],
         ["inline-identity-closures", "rewrite", "Lmatched", "Lmatched"],
         ["wrap-aggregate-function-values", "rewrite", "Lmatched", "Lmatched"],
@@ -172,6 +172,7 @@ def test_list_passes_prints_the_back_end_between_the_front_end_and_the_spatial_l
         ["rebind-moved-enum-locals", "rewrite", "Lmatched", "Lmatched"],
         ["rename-moved-enum-parameters", "rewrite", "Lmatched", "Lmatched"],
         ["choose-given-variants", "rewrite", "Lmatched", "Lmatched"],
+        ["name-given-aggregates", "rewrite", "Lmatched", "Lmatched"],
         ["split-closure-aggregates", "rewrite", "Lmatched", "Lmatched"],
         ["instantiate-aggregate-forms", "rewrite", "Lmatched", "Lmatched"]]
     assert rows[names.index("expand-aggregate-prints") - 1] == [

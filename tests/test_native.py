@@ -36,16 +36,15 @@ _W5001 = re.compile(r"warning\[W5001\]:.*?\n\n", re.S)
 # assigns, copied into a variable alive while a closure assigns the first anew (the
 # assignment does not see the copy).
 NOT_LOWERED = {
-    # A closure returning a generic struct whose erased field is a literal (split-closure-
-    # results leaves it whole: no type says the part for its `&mut`).
-    "tests/passes/cases/split_closure_results/e5010_generic_struct_result_of_a_literal.vx",
-    # A closure taking a struct given a literal whose field is an operator on literals alone
-    # (split-closure-aggregates leaves it whole: a closure's argument would compute it as a
-    # plain i32), or whose fields compute operators out of the order of its parts.
+    # A closure returning a generic struct whose erased field is one literal in one value it
+    # gives and another in another (split-closure-results leaves it whole: no type says the
+    # part for its `&mut`, nor is it one literal the call's `let` may bind).
+    "tests/passes/cases/split_closure_results/e5010_generic_struct_results_of_two_literals.vx",
+    # A closure taking a struct given, in a `while` condition, a literal whose field is an
+    # operator on literals alone (split-closure-aggregates leaves it whole: a closure's
+    # argument would compute it as a plain i32, and no `let` before the loop holds it).
     "tests/passes/cases/split_closure_aggregates/"
-    "e5010_struct_literal_of_an_operator_on_literals_given.vx",
-    "tests/passes/cases/split_closure_aggregates/"
-    "e5010_struct_literal_computing_fields_out_of_order_given.vx",
+    "e5010_struct_literal_of_an_operator_on_literals_given_in_a_while_condition.vx",
     # A reference to an element of a tensor made by ::uninit() at a computed index
     # (track-uninit-elements): a write through it would set no written-flag, a read through
     # it check none.
@@ -198,11 +197,12 @@ NOT_LOWERED = {
     "tests/passes/cases/collapse_reference_chains/"
     "e5010_closure_dereferencing_an_untyped_parameter_given_a_chain_and_a_parameter_of_two_"
     "types.vx",
-    # Closures a maker returns that capture its tensor parameter (the check's admitted twin):
-    # native code does not lower a closure returned from the closure around it capturing a
-    # tensor of it (capture-environments refuses it, E5010).
-    "tests/passes/cases/check_linearity/"
-    "e4001_made_closure_moving_its_makers_parameter_called_twice_repaired.vx",
+    # A closure returned from the closure around it reading a tensor a `let` of that closure
+    # binds, or a tensor parameter of it where a closure assigns the value anew: its copy
+    # would be a whole tensor stored through a `&mut` (type-scalars).
+    "tests/passes/cases/capture_environments/e5010_tensor_a_makers_let_binds.vx",
+    "tests/passes/cases/capture_environments/"
+    "e5010_tensor_parameter_of_a_value_a_closure_assigns.vx",
 }
 
 

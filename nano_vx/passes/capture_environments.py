@@ -7,13 +7,15 @@ from dataclasses import dataclass, field
 from ..languages.lresolved import display_name, unused_name
 from ..languages.lscalars import Lscalars as L
 from ..nanopass import Pass, descendants
-from ..scalars.closures import binder_types, bound_in, returned_closures, \
+from ..scalars.closures import binder_types, bound_in, direct_closures, returned_closures, \
     visible_at_assignments, visible_at_lets, zero
 
 
 @dataclass
 class State:
     makers: dict = field(default_factory=dict)  # a maker -> (closure, copied, outs, cells)
+    given: dict = field(default_factory=dict)  # a maker -> {parameter's position: copied}
+    params: dict = field(default_factory=dict)  # a maker -> its parameters' names
     kept: dict = field(default_factory=dict)  # a local bound to a maker's call -> its copies
     typed: dict = field(default_factory=dict)  # such a local -> its type, environment passed
     cells: set = field(default_factory=set)  # the copies the values change, lent to each call
@@ -75,8 +77,14 @@ def _fn(run, fn):
                    if n._prod == "Assign" and n.target._prod == "Local"}
     st.visible = {**visible_at_assignments(fn), **visible_at_lets(fn)}
     closures = {id(n): n for n in descendants(fn) if n._prod == "Closure"}
-    st.makers = {maker: (closures[key], env, [_fresh(st, v) for v in env], cells)
-                 for key, (maker, env, cells) in returned.items()}
+    direct = direct_closures(fn)
+    st.makers, st.given, st.params = {}, {}, {}
+    for key, (maker, env, cells, given) in returned.items():
+        tensors = [v for v in given if st.types[v]._prod == "TensorType"]
+        copied = [v for v in env if v not in tensors]
+        st.makers[maker] = (closures[key], env, copied, [_fresh(st, v) for v in copied], cells)
+        st.params[maker] = [p.name for p in direct[maker].params]
+        st.given[maker] = {st.params[maker].index(v): v for v in tensors}
     return run.rebuild(fn)
 
 
@@ -133,19 +141,44 @@ def _let(run, let):
         st.typed[let.name] = st.typed[value.name]
         return (let.replace(type=st.typed[value.name]),)
     if value._prod == "Call" and value.callee._prod == "Local" and value.callee.name in st.makers:
-        _, env, _, cells = st.makers[value.callee.name]
+        _, env, copied, _, cells = st.makers[value.callee.name]
         copies = [_fresh(st, v) for v in env]
         st.kept[let.name] = copies
         st.held.update({c: st.types[v] for c, v in zip(copies, env)})
         st.cells |= {c for c, v in zip(copies, env) if v in cells}
         span = let.span
         made = [L["Let"](c, True, st.types[v], zero(st.types[v], span), span=span)
-                for c, v in zip(copies, env)]
-        lent = tuple(L["Borrow"](L["Local"](c, span=span), True, span=span) for c in copies)
-        call = value.replace(args=run.walk_seq(value.args) + lent)
+                for c, v in zip(copies, env) if v in copied]
+        binds, call = _given(run, value, dict(zip(env, copies)), let.name in st.assigned)
         ty = st.typed[let.name] = _signature(let.type, _env_types(st, env, cells, span))
-        return (*made, let.replace(type=ty, value=call))
+        return (*made, *binds, let.replace(type=ty, value=call))
     return (run.rebuild(let),)
+
+
+def _given(run, call, copies: dict, again: bool | None) -> tuple:
+    """A call of a maker: each tensor parameter the value reads and neither closure changes
+    holds what the call gives it, so its argument is bound to its copy (a `let`, mutable
+    where the value's variable is assigned `again`; None: that assignment, which assigns
+    the copy), and the call lends each other copy to be stored through. The arguments
+    before it are bound first where they may do something, so that they run in order."""
+    st, span = run.state, call.span
+    maker, args = call.callee.name, list(run.walk_seq(call.args))
+    params, given = st.params[maker], st.given[maker]
+    binds = []
+    for k, arg in enumerate(args[:max(given, default=-1) + 1]):
+        v = given.get(k)
+        if v is None and arg._prod in ("Local", "Int", "Float", "Bool"):
+            continue
+        name = copies[v] if v is not None else _fresh(st, params[k])
+        if v is not None and again is None:
+            binds.append(L["Assign"](L["Local"](name, span=span), "=", arg, span=span))
+        else:
+            binds.append(L["Let"](name, bool(again) and v is not None, st.types[params[k]],
+                                  arg, span=span))
+        args[k] = L["Local"](name, span=span)
+    lent = tuple(L["Borrow"](L["Local"](copies[v], span=span), True, span=span)
+                 for v in st.makers[maker][2])
+    return binds, call.replace(args=tuple(args) + lent)
 
 
 def _apart(st: State, let) -> tuple:
@@ -215,9 +248,9 @@ def _maker(run, let):
     """The closure that makes the returned one: it stores each variable the returned closure
     reads through the `&mut` it is given, and returns the closure taking them."""
     st, maker = run.state, let.value
-    closure, env, outs, cells = st.makers[let.name]
+    closure, env, copied, outs, cells = st.makers[let.name]
     span = closure.span
-    types = [st.types[v] for v in env]
+    types = [st.types[v] for v in copied]
     passed = _env_types(st, env, cells, span)
     copies = [_fresh(st, v) for v in env]
     around = st.renamed  # a maker inside a returned closure reads that closure's copies too
@@ -229,7 +262,7 @@ def _maker(run, let):
         body=run.walk(closure.body))
     st.renamed = around
     stores = tuple(L["Assign"](L["Deref"](L["Local"](o, span=span), span=span), "=",
-                               L["Local"](v, span=span), span=span) for o, v in zip(outs, env))
+                               L["Local"](v, span=span), span=span) for o, v in zip(outs, copied))
     walked = run.walk(maker.body.replace(value=None))  # its `let`s spliced
     body = walked.replace(stmts=walked.stmts + stores, value=inner)
     out_types = [L["BorrowType"](t, True, span=span) for t in types]
@@ -251,11 +284,12 @@ def _assign(run, node):
     if copies is None or value._prod != "Call":
         return (run.rebuild(node),)
     span = node.span
-    lent = tuple(L["Borrow"](L["Local"](c, span=span), True, span=span) for c in copies)
     parts = [(k, at, cells) for k, (g, at, cells) in enumerate(st.apart.get(target.name, ()), 1)
              if g in st.visible[id(node)]]
     kept = _moves(parts, span) if parts else ()
-    return (*kept, node.replace(value=value.replace(args=run.walk_seq(value.args) + lent)))
+    env = st.makers[value.callee.name][1]
+    binds, call = _given(run, value, dict(zip(env, copies)), None)
+    return (*kept, *binds, node.replace(value=call))
 
 
 @capture_environments.on("Call")

@@ -24,7 +24,7 @@ _COMPARE = frozenset("== != < <= > >= && ||".split())
 class State:
     parts: Parts | None = None  # the program's structs and enums, as closures take them apart
     results: dict = field(default_factory=dict)  # a function's name -> its result's type
-    split: dict = field(default_factory=dict)  # a closure's local -> (its result's type, parts)
+    split: dict = field(default_factory=dict)  # a closure's local -> (result's type, parts, fixed)
     taken: set = field(default_factory=set)  # the function's locals
 
 
@@ -46,9 +46,13 @@ written result of the function a call calls, a tuple of those, of `bool` literal
 arithmetic on them, an `if` whose arms say the same one (not the type inference gave a
 `let`: a default that may yet change). A generic struct's erased field is written through a
 `&mut` of the type its value says so, alike in every value the closures may give
-(`|x: f64| Cell { v: x, n: 2 }` writes v through a `&mut f64`). A closure with a `return`,
-a result of another type (a generic struct whose erased field no type says, `Cell { v: 2.5,
-.. }`, an enum carrying a tensor, a part that is no scalar) is left whole, for
+(`|x: f64| Cell { v: x, n: 2 }` writes v through a `&mut f64`); one that is the same
+literal in every such value (`Cell { v: 2.5, .. }`, a plain f64 the interpreter types by
+what it meets) is written by no `&mut`: the call's `let` of no written type binds the
+literal (`let c_v = 2.5;`), computing what the closure would have. A closure with a
+`return`, a result of another type (a generic struct whose erased field no type says and
+that is not one literal, `if k > 0 { Cell { v: 1.5, .. } } else { Cell { v: 2.5, .. } }`,
+an enum carrying a tensor, a part that is no scalar) is left whole, for
 scalarize-aggregates to refuse.
 """, state=State)
 
@@ -69,12 +73,13 @@ def _fn(run, fn):
     st.split = {}
     for name, closures in called_closures(fn).items():
         ty = _type_of(closures[0].body.value, types, st)
-        parts = st.parts.of(ty) or _typed_erased_parts(ty, closures, types, st)
+        parts, fixed = (st.parts.of(ty), {}) if st.parts.of(ty) else \
+            _typed_erased_parts(ty, closures, types, st)
         if parts and not st.parts.carries_tensor(ty) and all(
                 _type_of(c.body.value, types, st) == ty and not any(
                     n._prod == "Return" for n in descendants(c.body)) for c in closures) \
                 and _calls_kept(fn, name):
-            st.split[name] = (ty, parts)
+            st.split[name] = (ty, parts, fixed)
     if not st.split:
         return fn
     st.taken = {n.name for n in descendants(fn) if n._prod in ("Let", "Param", "PBind")} | \
@@ -82,23 +87,41 @@ def _fn(run, fn):
     return run.rebuild(fn)
 
 
-def _typed_erased_parts(ty, closures: list, types: dict, st: State):
+def _typed_erased_parts(ty, closures: list, types: dict, st: State) -> tuple:
     """The parts of ty, a generic struct, each erased field's typed as the scalar every value
     the closures may give puts there says alike (`|x: f64| Cell { v: x, n: 2 }` writes an
-    f64 through `&mut` for v), else None: a `&mut` needs a type."""
+    f64 through `&mut` for v), and those of the erased fields every such value puts one
+    literal in (`Cell { v: 2.5, .. }`) -> that literal, which no type says (the interpreter's
+    plain f64 is typed by what it meets): the call's `let` of no written type binds it
+    where the part would be written, computing what the closure would have; (None, {})
+    where an erased field is neither: a `&mut` needs a type."""
     parts = st.parts.of(ty, untyped=True)
     if not parts:
-        return None
+        return None, {}
     values = [v for c in closures for v in chosen_values(c.body.value)]
-    typed = []
+    typed, fixed = [], {}
     for path, leaf in parts:
         if leaf is None:
             found = {_type_of(part(v, path), types, st) for v in values}
             leaf = found.pop() if len(found) == 1 else None
-            if leaf is None or leaf._prod != "Scalar":
-                return None
+            literals = {_literal(part(v, path)) for v in values}
+            if (leaf is None or leaf._prod != "Scalar") and len(literals) == 1 and \
+                    None not in literals:
+                fixed[path] = part(values[0], path)
+            elif leaf is None or leaf._prod != "Scalar":
+                return None, {}
         typed.append((path, leaf))
-    return typed
+    return typed, fixed
+
+
+def _literal(e):
+    """e as a number or a `bool` written alone (a negative one too), else None."""
+    if e._prod == "Unary" and e.op == "-":
+        inner = _literal(e.operand)
+        return None if inner is None or inner[0] == "Bool" else ("-", *inner)
+    if e._prod in ("Int", "Float", "Bool"):
+        return e._prod, e.value, getattr(e, "type", None)
+    return None
 
 
 def _calls_kept(fn, name: str) -> bool:
@@ -170,7 +193,8 @@ def _zero(ty, span):
 def _closure(run, closure, split: tuple):
     """closure writing its result through `&mut` parameters."""
     st = run.state
-    ty, parts = split
+    ty, parts, fixed = split
+    parts = [(path, leaf) for path, leaf in parts if path not in fixed]
     span = closure.span
     out = unused_name("out", st.taken)
     outs = part_names(out, parts, st.taken)
@@ -197,13 +221,15 @@ def _called(run, call, base: str):
     """The statements that call the closure with variables of their own to write, and the
     literal of what it wrote."""
     st = run.state
-    ty, parts = st.split[call.callee.name]
+    ty, parts, fixed = st.split[call.callee.name]
     span = call.span
     names = part_names(base, parts, st.taken)
-    lets = [L["Let"](names[path], True, leaf, _zero(leaf, span), span=span)
+    lets = [L["Let"](names[path], False, L["OpaqueType"](span=span), fixed[path], span=span)
+            if path in fixed else
+            L["Let"](names[path], True, leaf, _zero(leaf, span), span=span)
             for path, leaf in parts]
     lent = [L["Borrow"](L["Local"](names[path], span=span), True, span=span)
-            for path, _ in parts]
+            for path, _ in parts if path not in fixed]
     made = call.replace(args=tuple(run.walk(a) for a in call.args) + tuple(lent))
     literal = st.parts.literal(ty, names, span)
     return lets + [L["ExprStmt"](made, span=span)], ty, literal

@@ -1,6 +1,7 @@
 """The scalar parts of a struct, tuple or enum a closure takes or returns, as
 split-closure-results and split-closure-aggregates give them one by one, the literal that
-puts them together, and the closures a local only called may hold."""
+puts them together, the arguments a call may give part by part, and the closures a local
+only called may hold."""
 
 from __future__ import annotations
 
@@ -263,3 +264,89 @@ def given_split(node, split: dict):
         node.target.name if node.target._prod == "Local" else None
     return split.get(name) if any(v._prod == "Closure" for v in chosen_values(node.value)) \
         else None
+
+
+def taken_parts(closures: list, parts: Parts) -> list | None:
+    """Per parameter of the closures a local may hold, the parts split-closure-aggregates may
+    take it as (None: a scalar's), alike in each closure and some aggregate's, else None."""
+    each = [[parts.of(p.type, untyped=True) for p in c.params] for c in closures]
+    first = each[0]
+    if not any(first) or any(p is False for p in first) or any(other != first for other in each):
+        return None
+    return first
+
+
+def giveable(a, param, split: list, parts: Parts) -> bool:
+    """Whether a call may give the parts `split` of a for param: a value of an enum carrying a
+    tensor only as a literal or a variable, whose tensor part scalarize-aggregates gives as
+    the variable's own part, whatever variant it holds (another's part of a value made
+    elsewhere would be a buffer made for the call, that no one drops)."""
+    return (_plain(a, parts) or _read_once(a, (), [path for path, _ in split], parts)) and \
+        (a._prod in ("EnumValue", "Local") or not parts.carries_tensor(param.type))
+
+
+def _read_once(e, at: tuple, paths: list, parts: Parts) -> bool:
+    """Whether e, a struct or tuple literal at the path `at` of the argument whose parts are
+    at `paths` (in order), given part by part computes each operator of its fields once, in
+    the order written: a field that is one part (`Two { a: 1 << 40, .. }`) is the argument
+    in that part's place, so it may compute an operator on what reads alike each time; a
+    field split in turn is such a literal too, or plain (no operator on literals alone:
+    `P { k: 1 << 40, .. }`). The fields computing operators
+    are written in the order of their parts, which the call computes in turn (one may stop
+    the run: `x / y`)."""
+    if e._prod == "StructLit":
+        labelled = [(f.name, f.value) for f in e.fields]
+    elif e._prod == "Tuple":
+        labelled = list(enumerate(e.elems))
+    else:
+        return False
+    computing = [label for label, v in labelled if not _plain(v, parts)]
+    if computing != [label for label in dict.fromkeys(p[len(at)] for p in paths
+                                                      if p[:len(at)] == at)
+                     if label in computing]:
+        return False
+    return all(_plain(v, parts) or (at + (label,) in paths and _computed(v, parts) and not any(
+        _of_literals(n) for n in descendants(v))) or _read_once(v, at + (label,), paths, parts)
+               for label, v in labelled)
+
+
+def _of_literals(e) -> bool:
+    """Whether e is an operator on literals alone, which a closure's argument computes as a
+    plain i32 or f64 (`1 << 40` wraps), where the literal's field or element gave it its
+    type (a generic struct's field is given its arguments' by a cast: `1 as i64 << 40`)."""
+    if e._prod == "Binary":
+        return all(x._prod in ("Int", "Float") or _of_literals(x) for x in (e.left, e.right))
+    return e._prod == "Unary" and (e.operand._prod in ("Int", "Float") or _of_literals(e.operand))
+
+
+def _computed(e, parts: Parts) -> bool:
+    """Whether e is an operator (or a cast) on what reads alike each time, read once."""
+    if e._prod == "Binary":
+        return all(_plain(x, parts) or _computed(x, parts) for x in (e.left, e.right))
+    if e._prod == "Unary":
+        return _plain(e.operand, parts) or _computed(e.operand, parts)
+    return e._prod == "Cast" and (_plain(e.value, parts) or _computed(e.value, parts))
+
+
+def _plain(e, parts: Parts) -> bool:
+    """Whether reading e's parts one by one reads what reading it once would: a constant's
+    (a `Global`, or a part split-computed-constants made of one) is computed at its first
+    read, once; an enum value computes each value it carries that is one part once, in the
+    order written."""
+    if e._prod in ("Local", "Global", "Int", "Float", "Bool"):
+        return True
+    if e._prod in ("FieldGet", "TupleGet"):
+        return _plain(e.base, parts)
+    if e._prod == "Deref":  # what a reference local refers to
+        return e.value._prod == "Local"
+    if e._prod == "Unary":  # a negative constant
+        return e.op == "-" and e.operand._prod in ("Int", "Float")
+    if e._prod == "Cast":  # a literal typed by the generic struct's arguments it is given
+        return e.value._prod in ("Int", "Float", "Unary") and _plain(e.value, parts)
+    if e._prod == "StructLit":
+        return all(_plain(f.value, parts) for f in e.fields)
+    if e._prod == "Tuple":
+        return all(_plain(x, parts) for x in e.elems)
+    if e._prod == "EnumValue":
+        return all(_plain(x, parts) or parts.one_part(e, k) for k, x in enumerate(e.args))
+    return False

@@ -97,13 +97,16 @@ def returned_closures(fn) -> dict:
     variable likewise used (the copy not assigned: it names the same value; of one assigned,
     see _copied_apart) -> (the name of
     that closure, what it reads of the parameters and the `let`s of that closure's body,
-    those of them the value assigns or lends `&mut`). What the closure around it does to
+    those of them the value assigns or lends `&mut`, those of them that are parameters
+    neither closure assigns nor lends `&mut`, where each assignment of a call is in the
+    scope of its variable's `let`). What the closure around it does to
     them ends before it returns the value (its body's last value), and nothing but the value
     reaches its frame after that, so a copy made as it returns reads what the interpreter's
     frame of that call holds when the value is first called; one the value changes is a cell
     its calls share (the value is only called where its `let` or a copy's names it, all in
     the `let`'s scope: capture-environments makes the copy a variable beside that `let`,
-    lent to each call)."""
+    lent to each call). A parameter neither changes holds, at each call of the value, what
+    the call of the closure around it was given: its argument is the copy."""
     parents = {id(c): n for n in descendants(fn) for c in child_nodes(n)}
     uses: dict = {}
     for n in descendants(fn):
@@ -120,9 +123,24 @@ def returned_closures(fn) -> dict:
         calls = [parents[id(n)] for n in uses.get(name, ())]
         changed = _changed(inner)
         cells = [v for v in env if v in changed]
+        given = {p.name for p in outer.params} - _changed(outer.body) - bound_in(outer.body)
+        if not _assigned_where_bound(calls, parents):
+            given = set()
         if env and _kept(calls, parents, uses, fn):
-            found[id(inner)] = (name, env, cells)
+            found[id(inner)] = (name, env, cells, [v for v in env if v in given])
     return found
+
+
+def _assigned_where_bound(calls, parents) -> bool:
+    """Whether each assignment of a call to a local is in the closure (or the function's own
+    body) whose `let` binds that local: an argument bound to the copy there is assigned to a
+    variable of that scope, not to one a closure captures (which lift-closures would pass as
+    a reference, of a tensor too)."""
+    sites = [parents.get(id(c)) for c in calls]
+    bound = {s.name: _closure_around(s, parents) for s in sites if s is not None and
+             s._prod == "Let"}
+    return all(_closure_around(s, parents) is bound.get(s.target.name) for s in sites
+               if s is not None and s._prod == "Assign" and s.target._prod == "Local")
 
 
 def _changed(node) -> set:

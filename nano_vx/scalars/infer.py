@@ -650,7 +650,11 @@ class Infer:
         for name in captures(e) if id(e) not in self.direct else ():
             if (name in self.inner or name not in self.top) and id(e) in self.confined():
                 break
-            if name in self.inner and name in self.returned().get(id(e), (None, ()))[1]:
+            made = self.returned().get(id(e)) if name in self.inner else None
+            if made is not None and name in made[3] and \
+                    isinstance(find(self.env[name]), Tensor):
+                pass  # capture-environments passes the tensor the maker's call was given
+            elif made is not None and name in made[1]:
                 # capture-environments copies it when the value is made
                 self.judge(e, _scalar_held(f"a closure returned from the closure around it "
                                            f"that captures '{name}'"), self.env[name])

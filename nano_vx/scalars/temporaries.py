@@ -5,8 +5,11 @@ runs once per turn, where that `let` cannot go."""
 from __future__ import annotations
 
 from ..languages.lassumed import Lassumed as L
+from ..nanopass import descendants
+from ..values.literals import of_literals
 from .aggregate_types import Shaped, shape_of
 from .aggregate_values import pure
+from .constant_values import may_stop
 
 
 def makes_aggregate(st: Shaped, e) -> bool:
@@ -49,8 +52,11 @@ def reordered(st: Shaped, lit) -> bool:
 
 def held_field(st: Shaped, value) -> bool:
     """Whether the value of a field of a reordered struct literal is held, so that its calls
-    run in the order written: a call computes it (an aggregate's parts are held already)."""
-    return not pure(value) and not makes_aggregate(st, value)
+    and its stops run in the order written: a call computes it, or an operator that may stop
+    the run (`10 / z`; not one on literals alone, `1 << 40`, which a `let` of no written type
+    would compute as a plain i32) (an aggregate's parts are held already)."""
+    stops = not of_literals(value) and any(may_stop(n) for n in descendants(value))
+    return (stops or not pure(value)) and not makes_aggregate(st, value)
 
 
 def named_first(st: Shaped, e) -> bool:

@@ -207,3 +207,12 @@ def test_a_tensor_a_query_is_of_is_held_in_a_local_of_its_function_result_type()
     assert "let queried#5: Tensor<f32, [4], Memory::CPU_DRAM> = @made(5);\n" \
         "    @print(None != queried#5.topology());" in text
     assert text.index("@g()") < text.index("@made(1)")
+
+
+def test_fields_of_a_reordered_literal_that_may_stop_are_held_in_the_order_written():
+    text = to_text(run_front(CASES / "struct_literal_computing_fields_out_of_order.vx",
+                             name_temporaries).after)
+    assert "let agg: ~_ = 1 % z;\n    let agg#1: ~_ = 10 / z;\n" \
+        "    let first: Two = Two { b: agg, a: agg#1 };" in text
+    assert "let agg#4: ~_ = 1 % zero;\n    let agg#5: ~_ = 10 / zero;\n" \
+        "    @print(sum(Two { b: agg#4, a: agg#5 }));" in text

@@ -52,8 +52,19 @@ def test_a_generic_struct_result_writes_its_erased_field_as_its_value_types_it()
     assert [to_text(p.type).strip() for p in make.params] == ["f64", "&mut f64", "&mut i32"]
 
 
-def test_a_generic_struct_result_of_a_literal_is_left_whole_then_refused():
-    assert_refused_then_repaired(CASES / "e5010_generic_struct_result_of_a_literal.vx",
+def test_a_generic_struct_results_erased_field_of_one_literal_is_bound_at_the_call():
+    text = to_text(run_front(CASES / "generic_struct_results_of_literals.vx",
+                             split_closure_results).after)
+    # no `&mut` for the literal's part: the call's `let` of no written type binds it
+    assert "|n: i32, out_n: &mut i32| {\n        let out: Cell = Cell { v: 2.5, n: n };\n" \
+        "        *out_n = out.n;\n    };" in text
+    assert "let c_v: ~_ = 2.5;\n    let mut c_n: i32 = 0;\n    lit(3, &mut c_n);\n" \
+        "    let c: Cell = Cell { v: c_v, n: c_n };" in text
+    assert "let result_v: ~_ = -1.5;" in text  # an assignment's too, one literal in both arms
+
+
+def test_a_generic_struct_result_of_two_literals_is_left_whole_then_refused():
+    assert_refused_then_repaired(CASES / "e5010_generic_struct_results_of_two_literals.vx",
                                  scalarize_aggregates, "E5010", "an aggregate as the value")
 
 
