@@ -31,6 +31,7 @@ parameters, that is itself called or the value of a `let` of a local only called
 is given there (a variable, a function of the program or another such call, variables,
 literals or their fields else): `let keep = |h| h; keep(g)(c)` is `g(c)`, and `let f =
 keep(g);` is `let f = g;` (so too in an arm of an `if` such a `let` binds).
+
 A body whose statements only copy its parameters by `let`s of no written type is the same
 body reading the parameters: `|h| { let k = h; k }` gives back h.
 
