@@ -194,12 +194,12 @@ NOT_LOWERED = {
     # (type-scalars).
     "tests/passes/cases/inline_borrowed_references/"
     "e5010_mut_references_to_two_references_one_bound_after_the_closures_first_call.vx",
-    # A closure dereferencing its untyped parameter, given a chain and another closure's
-    # untyped parameter that its calls give two types: no type says what that is, so every
-    # chain stays (type-scalars).
+    # A closure dereferencing its untyped parameter, given a chain and called through another
+    # closure's parameter holding it: no type says what that call gives it, so every chain
+    # stays (type-scalars).
     "tests/passes/cases/collapse_reference_chains/"
-    "e5010_closure_dereferencing_an_untyped_parameter_given_a_chain_and_a_parameter_of_two_"
-    "types.vx",
+    "e5010_closure_dereferencing_an_untyped_parameter_given_a_chain_and_called_through_a_"
+    "parameter.vx",
     # Closures a maker returns that capture its tensor parameter (the check's admitted twin):
     # native code does not lower a closure returned from the closure around it capturing a
     # tensor of it (capture-environments refuses it, E5010).
