@@ -109,10 +109,10 @@ NOT_LOWERED = {
     "tests/passes/cases/type_scalars/"
     "e5010_closure_binding_an_i64_of_its_untyped_parameter_squared_given_a_product.vx",
     # A counter copied in a loop, then assigned another by a closure, bound before the loop,
-    # that another closure calls (the assignment does not see the copy, which it would give
-    # the cell they share).
+    # that a closure a `let mut` may hold calls (the assignment does not see the copy, which
+    # it would give the cell they share).
     "tests/passes/cases/type_scalars/"
-    "e5010_counter_copied_in_a_loop_then_assigned_through_another_closure.vx",
+    "e5010_counter_copied_in_a_loop_then_assigned_through_a_closure_a_variable_may_hold.vx",
     # A tuple returned through a call of a function that may give back in it the state it
     # is given, given a state an `if` chose between a parameter and a state read from another
     # call's tuple (no flag says which of the caller's variables that element is).
