@@ -83,6 +83,7 @@ from .passes.defer_early_returned_references import defer_early_returned_referen
 from .passes.defer_kernel_moves import defer_kernel_moves
 from .passes.delay_assigning_closures import delay_assigning_closures
 from .passes.delay_launching_closures import delay_launching_closures
+from .passes.delay_lending_closures import delay_lending_closures
 from .passes.dereference_constants import dereference_constants
 from .passes.desugar_comptime import desugar_comptime
 from .passes.desugar_deferred_lets import desugar_deferred_lets
@@ -316,6 +317,7 @@ PIPELINE = Pipeline([
 # native code is wanted (running the program, --action emit-mlir and emit-llvm), or when a
 # dump or --stop-after names one of them.
 BACK_END = [
+    delay_lending_closures,
     copy_closures_per_lent_reference,
     capture_lent_references,
     inline_borrowed_references,

@@ -127,7 +127,8 @@ def test_list_passes_prints_the_back_end_between_the_front_end_and_the_spatial_l
     rows = [line.split()[:4] for line in back.splitlines()[1:]]
     assert [r[0] for r in rows] == [p.name for p in BACK_END]
     names = [r[0] for r in rows]
-    assert rows[:16] == [["copy-closures-per-lent-reference", "rewrite", "Lassumed", "Lassumed"],
+    assert rows[:17] == [["delay-lending-closures", "rewrite", "Lassumed", "Lassumed"],
+                         ["copy-closures-per-lent-reference", "rewrite", "Lassumed", "Lassumed"],
                          ["capture-lent-references", "rewrite", "Lassumed", "Lassumed"],
                          ["inline-borrowed-references", "rewrite", "Lassumed", "Lassumed"],
                          ["return-assigned-references", "rewrite", "Lassumed", "Lassumed"],

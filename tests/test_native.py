@@ -92,9 +92,10 @@ NOT_LOWERED = {
     # would call it again, and no index names the tensor (index-chosen-constant-elements).
     "tests/passes/cases/dereference_constants/e5010_chosen_by_a_call_between_two_tensors.vx",
     # A closure indexing a parameter of no written type, given to a variable then assigned
-    # another, given to a closure that returns it: no call says whether the parameter is a
-    # raw pointer or a tensor.
-    "tests/passes/cases/type_scalars/e5010_closure_value_assigned_given_to_a_closure_returning_it.vx",
+    # another, given to a closure that prints before it returns it: no call says whether the
+    # parameter is a raw pointer or a tensor.
+    "tests/passes/cases/type_scalars/"
+    "e5010_closure_value_assigned_given_to_a_closure_printing_then_returning_it.vx",
     # A closure binding an i64 to arithmetic on its untyped parameter, given an i32: the
     # interpreter's plain i32 takes the i64 it meets, where native code types q once as i64
     # (the language makes it a type error, E9006 at run time: language.md, Not yet).
@@ -105,10 +106,10 @@ NOT_LOWERED = {
     "tests/passes/cases/type_scalars/"
     "e5010_closure_binding_an_i64_of_its_untyped_parameter_squared_given_a_product.vx",
     # A counter copied in a loop, then assigned another by a closure, bound before the loop,
-    # that another closure calls (the assignment does not see the copy, which it would give
-    # the cell they share).
+    # that a closure a `let mut` may hold calls (the assignment does not see the copy, which
+    # it would give the cell they share).
     "tests/passes/cases/type_scalars/"
-    "e5010_counter_copied_in_a_loop_then_assigned_through_another_closure.vx",
+    "e5010_counter_copied_in_a_loop_then_assigned_through_a_closure_a_variable_may_hold.vx",
     # A tuple returned through a call of a function that may give back in it the state it
     # is given, given a state an `if` chose between a parameter and a state read from another
     # call's tuple (no flag says which of the caller's variables that element is; given the
@@ -168,10 +169,12 @@ NOT_LOWERED = {
     # variable: no declared type says the i64 the interpreter shifts.
     "tests/passes/cases/name_row_temporaries/"
     "e5010_row_of_a_temporary_after_a_shift_of_literals_compared_with_a_variable.vx",
-    # Rows of two tensors an `if` chooses for a closure's parameter of no written type: no
-    # type for a `let` for each arm to bind, and its value would start at a tensor nobody owns.
+    # Rows an `if` chooses, one arm a `match` choosing rows, for a closure's parameter of no
+    # written type: no type said for a `let` for each arm to bind, and its value would start
+    # at a tensor nobody owns.
     "tests/passes/cases/type_scalars/"
-    "e5010_rows_of_two_tensors_chosen_by_an_if_given_to_a_closure_parameter_of_no_written_type.vx",
+    "e5010_rows_chosen_by_an_if_and_a_match_in_its_arm_given_to_a_closure_parameter_of_no_"
+    "written_type.vx",
     # A closure binding to a `let mut` an enum it takes a variant of which carries a tensor,
     # assigned in a loop: put together again, its other variants' tensors would be buffers
     # no one drops.
@@ -188,15 +191,16 @@ NOT_LOWERED = {
     "tests/passes/cases/flag_assigned_placement_queries/"
     "e5010_query_of_a_closure_call_made_there_compared_with_an_option.vx",
     # `&mut`s to two references given to a closure that writes through them, one bound after
-    # it: no copy of the closure can capture it, and a reference has no cell (type-scalars).
+    # its first call: no copy of the closure can capture it, and a reference has no cell
+    # (type-scalars).
     "tests/passes/cases/inline_borrowed_references/"
-    "e5010_mut_references_to_two_references_one_bound_after_the_closure.vx",
-    # A closure dereferencing its untyped parameter, given a chain and another closure's
-    # untyped parameter that its calls give two types: no type says what that is, so every
-    # chain stays (type-scalars).
+    "e5010_mut_references_to_two_references_one_bound_after_the_closures_first_call.vx",
+    # A closure dereferencing its untyped parameter, given a chain and called through another
+    # closure's parameter holding it: no type says what that call gives it, so every chain
+    # stays (type-scalars).
     "tests/passes/cases/collapse_reference_chains/"
-    "e5010_closure_dereferencing_an_untyped_parameter_given_a_chain_and_a_parameter_of_two_"
-    "types.vx",
+    "e5010_closure_dereferencing_an_untyped_parameter_given_a_chain_and_called_through_a_"
+    "parameter.vx",
     # A closure returned from the closure around it reading a tensor a `let` of that closure
     # binds, or a tensor parameter of it where a closure assigns the value anew: its copy
     # would be a whole tensor stored through a `&mut` (type-scalars).

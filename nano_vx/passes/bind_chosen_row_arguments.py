@@ -13,7 +13,7 @@ from ..nanopass import Pass, descendants
 from ..scalars.aggregates import Names
 from ..scalars.constant_values import acting_constants
 from ..scalars.function_locals import lent_locals
-from ..scalars.storages import gives_rows
+from ..scalars.storages import chosen_values, gives_rows
 
 LITERALS = ("Int", "Float", "Bool", "Str")
 
@@ -25,13 +25,15 @@ class State:
     acting: set = field(default_factory=set)  # the constants whose first read may act
     names: Names | None = None
     lent: set = field(default_factory=set)  # the locals a call may change
+    types: dict = field(default_factory=dict)  # a local or parameter -> its type
 
 
 bind_chosen_row_arguments = Pass("bind-chosen-row-arguments", L, L, """
 Bind an `if` choosing rows that is given to a function of the program, or to a closure a
-`let` binds, as an argument to a `let` of the parameter's written type just before its
-statement, where the statement computes nothing before it but reads of literals, functions,
-constants and variables no call changes.
+`let` binds, as an argument to a `let` of the parameter's written type (or, of a closure's
+parameter of none, of the one type the variables whose rows its arms give say) just before
+its statement, where the statement computes nothing before it but reads of literals,
+functions, constants and variables no call changes.
 
 `print(total(if c { a[1] } else { b[0] }));` is `let row = if c { a[1] } else { b[0] };
 print(total(row));`, which split-chosen-tensor-references then binds in each arm, followed by
@@ -59,6 +61,8 @@ def _program(run, program):
 @bind_chosen_row_arguments.on("Fn")
 def _fn(run, fn):
     run.state.names, run.state.lent = Names(fn), lent_locals(fn)
+    run.state.types = {**{p.name: p.type for p in fn.params},
+                       **{n.name: n.type for n in descendants(fn) if n._prod == "Let"}}
     # a local a `let` that is not `mut` binds to a closure holds it wherever it is named
     run.state.closures = {n.name: [p.type for p in n.value.params] for n in descendants(fn)
                           if n._prod == "Let" and not n.mutable and n.value._prod == "Closure"}
@@ -155,10 +159,37 @@ def _chosen_row_parameter(run, call, k: int):
     if arg._prod != "IfExpr" or arg.comptime or not gives_rows(arg) or types is None or \
             k >= len(types) or any(n._prod == "Assign" for n in descendants(arg)):
         return None
-    ty = types[k]  # None where the closure's parameter has no written type
+    ty = types[k] if types[k] is not None else _rows_type(run, arg)
     return ty if ty is not None and (ty._prod == "TensorType" or ty._prod == "BorrowType" and
                                      ty.inner._prod == "TensorType") else None
 
+
+def _rows_type(run, choice):
+    """The one type of the rows every arm of `choice` gives (`a[1]`, `&b[0]`, `c[0][1]`; a,
+    b, c tensor variables or references to them), which stands for a closure's parameter of
+    no written type: its first call, given the `let`, types it so; None where an arm gives
+    something else or the types differ."""
+    found = set()
+    for v in chosen_values(choice):
+        borrowed = v._prod == "Borrow"
+        row = _row_type(run, v.value if borrowed else v)
+        if row is None or row._prod != "TensorType" or not row.dims:
+            return None
+        found.add(L["BorrowType"](row, v.mutable) if borrowed else row)
+    return found.pop() if len(found) == 1 else None
+
+
+def _row_type(run, e):
+    """The type of e, a tensor variable (or a reference to one) or an element or row of
+    one, else None."""
+    if e._prod == "Local":
+        return run.state.types.get(e.name)
+    if e._prod != "Index":
+        return None
+    t = _row_type(run, e.base)
+    t = t.inner if t is not None and t._prod == "BorrowType" else t  # indexing reads through
+    return t.replace(dims=t.dims[1:]) if t is not None and t._prod == "TensorType" and \
+        t.dims else None
 
 
 def _callee_types(run, call):

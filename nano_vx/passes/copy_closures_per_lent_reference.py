@@ -32,7 +32,8 @@ capture-lent-references then makes such a parameter the one variable every call 
 closure lends it, captured: `point(&mut r); point(&mut s);` of `let point = |q: &mut &i32|
 { *q = &y; };` calls `point` and `point#1`, one lent r and the other s. A reference has no
 cell in native code, so a closure one of whose calls lends such a parameter what is not a
-variable (a `&mut` passed on), or a variable bound after it, is left one.
+variable (a `&mut` passed on), or a variable bound after it (after its first call:
+delay-lending-closures moves its `let` past one bound before), is left one.
 """, state=State)
 
 

@@ -14,6 +14,7 @@ from ..nanopass import Pass
 from ..languages.lmatched import Lmatched as L
 from ..scalars.closure_parts import computes_nothing, rechoose
 from ..scalars.closures import direct_closures, only_called
+from ..scalars.signatures import written
 from ..scalars.storages import bound_locals, chosen_values, fresh_copy
 
 
@@ -30,6 +31,9 @@ parameters, that is itself called or the value of a `let` of a local only called
 is given there (a variable, a function of the program or another such call, variables,
 literals or their fields else): `let keep = |h| h; keep(g)(c)` is `g(c)`, and `let f =
 keep(g);` is `let f = g;` (so too in an arm of an `if` such a `let` binds).
+
+A body whose statements only copy its parameters by `let`s of no written type is the same
+body reading the parameters: `|h| { let k = h; k }` gives back h.
 
 A body may also be an `if` choosing among its parameters by a comparison of parameters of a
 written type and literals: the call is that `if`, each parameter what the call gives it,
@@ -52,10 +56,38 @@ def _program(run, program):
 
 @inline_identity_closures.on("Fn")
 def _fn(run, fn):
-    run.state.given_back = {name: closure for name, closure in direct_closures(fn).items()
-                            if _chooses(closure, closure.body)}
+    run.state.given_back = {name: copied for name, closure in direct_closures(fn).items()
+                            if _chooses(copied := _without_copies(closure), copied.body)}
     run.state.called = set(only_called(fn, lambda value: True))
     return run.rebuild(fn) if run.state.given_back else fn
+
+
+def _without_copies(closure):
+    """closure with the `let`s opening its body that only copy a parameter (or such a copy)
+    into a local by a `let` of no written type dropped, each read of a copy in its value a
+    read of the parameter: `|x| { let y = x; y }` is `|x| x`. Such a copy computes nothing,
+    cannot stop and converts nothing, so the value is the same."""
+    params = {p.name for p in closure.params}
+    copies: dict = {}  # a local a `let` binds -> the parameter it copies
+    for s in closure.body.stmts:
+        if s._prod != "Let" or s.mutable or written(s) or s.value._prod != "Local" or \
+                s.value.name not in params and s.value.name not in copies:
+            return closure
+        copies[s.name] = copies.get(s.value.name, s.value.name)
+    if not copies:
+        return closure
+
+    def read(e):
+        if e._prod == "Local" and e.name in copies:
+            return e.replace(name=copies[e.name])
+        if e._prod != "IfExpr" or e.cond._prod != "Binary":
+            return e
+        return e.replace(cond=e.cond.replace(left=read(e.cond.left), right=read(e.cond.right)),
+                         then=e.then.replace(value=read(e.then.value)),
+                         orelse=e.orelse.replace(value=read(e.orelse.value)))
+    value = closure.body.value
+    return closure.replace(body=closure.body.replace(
+        stmts=(), value=None if value is None else read(value)))
 
 
 def _chooses(closure, body) -> bool:

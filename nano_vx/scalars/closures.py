@@ -229,18 +229,26 @@ def _copied_apart(f, copies, parents, uses, fn) -> bool:
     return True
 
 
-def _called_before(closure, copies, parents, uses, fn) -> bool:
+def _called_before(closure, copies, parents, uses, fn, seen: frozenset = frozenset()) -> bool:
     """Whether closure, bound by a `let` and only called, is called only in statements of
-    that `let`'s block or of blocks in them (outside closures), and each call in the block
-    of a copy's `let` before that `let`: it cannot run while a copy is alive (a copy is only
-    called in its scope, which starts later, and a loop's body binds it anew each turn)."""
+    that `let`'s block or of blocks in them (outside closures), each call in the block of a
+    copy's `let` before that `let`, or in closures themselves so called: it cannot run while
+    a copy is alive (a copy is only called in its scope, which starts later, and a loop's
+    body binds it anew each turn). A closure nothing calls is so called."""
     let = parents.get(id(closure))
     block = parents.get(id(let))
     if let is None or let._prod != "Let" or block is None or block._prod != "Block" or \
             direct_closures(fn).get(let.name) is not closure:
         return False
     lets = [n for n in descendants(fn) if n._prod == "Let" and n.name in copies]
-    calls = uses.get(let.name, ())
+    calls = []
+    for n in uses.get(let.name, ()):
+        around = _closure_around(n, parents)
+        if around is None:
+            calls.append(n)
+        elif id(around) in seen or not _called_before(around, copies, parents, uses, fn,
+                                                     seen | {id(closure)}):
+            return False
     if None in [_statement_of(n, block, parents) for n in (*calls, *lets)]:
         return False
     for copy in lets:

@@ -45,6 +45,14 @@ def test_the_closure_is_bound_again_in_the_block_of_the_copy():
     assert "reset#1(100);" in main and "reset(i * 10);" in main
 
 
+def test_a_closure_calling_the_assigning_one_is_bound_again_with_it_calling_the_new_one():
+    main = to_text(run_front(CASES / "called_through_another_closure_before_and_after_the_"
+                             "copy.vx", bind_assigning_closures_again).after)
+    after = main[main.index("let d: ~_ = c;"):]
+    assert after.index("let reset#1") < after.index("let twice#1") < after.index("twice#1(10)")
+    assert "reset#1(s#3);" in after and "let show#" not in after
+
+
 # Hand-written Lsplit: a closure assigning `c` named before and after a copy of `c`, and by a
 # closure bound after the copy (which calls the new one); one assigning nothing copied stays
 # as it is.

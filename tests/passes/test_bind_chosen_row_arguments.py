@@ -34,12 +34,12 @@ def test_native_code_prints_what_the_interpreter_prints(case):
 
 
 # A variable a call may change read before the `if` (n, which the `if`'s condition lends
-# `&mut`), the argument of a closure a `let mut` binds or of one no type is written for,
-# after `&&`, one the `if` assigns: left where they are.
+# `&mut`), the argument of a closure a `let mut` binds or of one no type is written for
+# where an arm's row is of no variable, after `&&`, one the `if` assigns: left where they are.
 @pytest.mark.parametrize("statement", [
     "let y = n + total(if bump(&mut n) { a[1] } else { b[0] });",
     "let mut f = |r: Tensor<i32, [3]>| r[0];\n  let y = f(if c { a[1] } else { b[0] });",
-    "let f = |r| r[0];\n  let y = f(if c { a[1] } else { b[0] });",
+    "let f = |r| r[0];\n  let y = f(if c { a[1] } else { Tensor<i32, [2, 3]>::fill(3)[0] });",
     "let y = c && total(if c { a[1] } else { b[0] }) > 0;",
     "let mut k = 1;\n  let y = k + total(if c { k = 5; a[1] } else { b[0] });",
 ])

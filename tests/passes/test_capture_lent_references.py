@@ -52,10 +52,11 @@ def test_a_parameter_lent_a_variable_and_a_parameter_passed_on_stays():
     assert any(p.name == "q" for n in ran.nodes("Closure") for p in n.params)
 
 
-def test_a_reference_bound_after_the_closure_stays():
-    ran = run_front("fn main() {\n    let x = 5;\n    let y = 9;\n"
-                    "    let point = |q: &mut &i32| { *q = &y; };\n    let mut r = &x;\n"
-                    "    point(&mut r);\n    print(*r);\n}\n", capture_lent_references)
+def test_a_reference_bound_after_the_closures_first_call_stays():
+    ran = run_front("fn main() {\n    let x = 5;\n    let y = 9;\n    let mut s = &x;\n"
+                    "    let point = |q: &mut &i32| { *q = &y; };\n    point(&mut s);\n"
+                    "    let mut r = &x;\n    point(&mut r);\n    print(*r + *s);\n}\n",
+                    capture_lent_references)
     assert ran.after is ran.before
 
 

@@ -53,8 +53,9 @@ def test_a_closure_parameter_of_no_written_type_is_of_the_type_its_calls_give_it
 
 def test_a_dereference_no_one_type_says_leaves_every_chain_for_check_native_subset_to_refuse():
     assert_refused_then_repaired(
-        CASES / "e5010_closure_dereferencing_an_untyped_parameter_given_a_chain_and_a_parameter_"
-                "of_two_types.vx", check_native_subset, "E5010", "a reference to a reference")
+        CASES / "e5010_closure_dereferencing_an_untyped_parameter_given_a_chain_and_called_"
+                "through_a_parameter.vx", check_native_subset, "E5010",
+        "a reference to a reference")
 
 
 def test_a_closure_call_has_the_type_of_the_value_its_body_ends_with():

@@ -42,16 +42,25 @@ def test_one_copy_per_type_given_each_call_calling_its_own():
         ["deref", "deref#1", "deref#2", "deref"]
 
 
-# no chain; a parameter handed on that its calls give two types (q): its type is unsaid
+# no chain; a closure called through a parameter (f) that holds it: its type is unsaid
 def test_closures_given_no_chain_or_a_type_unsaid_are_left_as_they_are():
     for program in ("fn main() {\n    let x = 1;\n    let y: i64 = 2;\n"
                     "    let f = |p| *p;\n    print(f(&x));\n    print(f(&y));\n}\n",
                     "fn main() {\n    let x = 5;\n    let r = &x;\n    let rr = &r;\n"
                     "    let y: i64 = 7;\n    let s = &y;\n"
-                    "    let deref = |p| *p;\n    let twice = |q| deref(q) * 2;\n"
-                    "    print(twice(r));\n    print(twice(s));\n    print(*deref(rr));\n}\n"):
+                    "    let deref = |p| *p;\n    let twice = |f, q| f(q) * 2;\n"
+                    "    print(twice(deref, r));\n    print(twice(deref, s));\n"
+                    "    print(*deref(rr));\n}\n"):
         ran = run_front(program, copy_closures_given_chains)
         assert ran.after is ran.before
+
+
+def test_a_parameter_handed_on_given_two_types_is_copied_until_each_has_one():
+    ran = run_front(CASES / "parameter_handed_on_through_two_closures_given_two_types.vx",
+                    copy_closures_given_chains)
+    closures = [n.name for n in ran.nodes("Let") if n.value._prod == "Closure"]
+    assert closures == ["deref", "deref#1", "deref#2", "twice", "twice#1", "thrice",
+                        "thrice#1"]
 
 
 HANDWRITTEN = """

@@ -42,12 +42,13 @@ def test_each_call_calls_the_copy_of_the_variable_it_lends():
 
 
 # One variable lent at every call (capture-lent-references takes it as it is), one bound
-# after the closure, a `&mut` passed on from a parameter, a parameter also read whole.
+# after the closure's first call, a `&mut` passed on from a parameter, a parameter also read
+# whole.
 @pytest.mark.parametrize("body", [
     "let mut r = &x;\n    let point = |q: &mut &i32| { *q = &y; };\n"
     "    point(&mut r);\n    point(&mut r);",
-    "let mut r = &x;\n    let point = |q: &mut &i32| { *q = &y; };\n    let mut s = &x;\n"
-    "    point(&mut r);\n    point(&mut s);",
+    "let mut r = &x;\n    let point = |q: &mut &i32| { *q = &y; };\n    point(&mut r);\n"
+    "    let mut s = &x;\n    point(&mut s);",
     "let mut r = &x;\n    let mut s = &x;\n    let point = |q: &mut &i32| { *q = &y; };\n"
     "    let on = |p: &mut &i32| { point(p); };\n    on(&mut r);\n    point(&mut s);",
     "let mut r = &x;\n    let mut s = &x;\n    let point = |q: &mut &i32| { let c = q; };\n"

@@ -65,9 +65,10 @@ def test_one_a_closure_is_given_no_more_is_the_variable_too():
     assert "rr" not in main and "point()" in main and "r = &y;" in main
 
 
-def test_ones_of_two_references_given_to_a_closure_one_bound_after_it_stay_to_be_refused():
+def test_ones_of_two_references_given_to_a_closure_one_bound_after_its_call_are_refused():
     assert_refused_then_repaired(
-        CASES / "e5010_mut_references_to_two_references_one_bound_after_the_closure.vx",
+        CASES / "e5010_mut_references_to_two_references_one_bound_after_the_closures_first_"
+        "call.vx",
         check_native_subset, "E5010", "a reference to a reference")
 
 

@@ -21,11 +21,13 @@ CASES = Path(__file__).parent / "cases" / "type_scalars"
 NAMES = sorted(p.stem for p in CASES.glob("*.vx") if not p.stem.startswith("e5010"))
 ROW = "a row of a tensor used other than printed, given or lent to a function, bound by a " \
     "`let` or returned"
-REFUSED = {"e5010_counter_copied_in_a_loop_then_assigned_through_another_closure":
-               "a closure used as a value that captures 'n', a variable of the closure around it",
-           "e5010_rows_of_two_tensors_chosen_by_an_if_given_to_a_closure_parameter_of_no_"
-           "written_type": ROW,
-           "e5010_closure_value_assigned_given_to_a_closure_returning_it": "indexing _",
+REFUSED = {"e5010_counter_copied_in_a_loop_then_assigned_through_a_closure_a_variable_may_"
+           "hold": "a closure used as a value that captures 'n', a variable of the closure around "
+           "it",
+           "e5010_rows_chosen_by_an_if_and_a_match_in_its_arm_given_to_a_closure_parameter_"
+           "of_no_written_type": ROW,
+           "e5010_closure_value_assigned_given_to_a_closure_printing_then_returning_it":
+               "indexing _",
            "e5010_closure_binding_an_i64_of_its_untyped_parameter_given_an_i32":
                "a value of type i32 where i64 is expected",
            "e5010_closure_binding_an_i64_of_its_untyped_parameter_squared_given_a_product":
