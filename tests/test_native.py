@@ -159,10 +159,11 @@ NOT_LOWERED = {
     # interpreter's is unbounded.
     "tests/passes/cases/compute_wide_extents/e5010_extent_that_might_leave_i128.vx",
     # A tensor made by ::uninit() a function returns, of `?` extents a call computes, given
-    # after an argument calling another function (no `let` binds the call, so
-    # split-sizing-calls leaves it): its caller cannot size the written-flags before the call.
+    # after an argument calling a closure (no declared type says its result, so
+    # name-sizing-calls holds it by no `let`, and no `let` binds the call): its caller
+    # cannot size the written-flags before the call.
     "tests/passes/cases/copy_tracked_functions/"
-    "e5010_returned_of_extents_a_call_computes_given_after_a_call.vx",
+    "e5010_returned_of_extents_a_call_computes_given_after_a_closure_call.vx",
     # A row of a tensor no variable names, after a shift of literals compared with a
     # variable: no declared type says the i64 the interpreter shifts.
     "tests/passes/cases/name_row_temporaries/"
