@@ -9,6 +9,7 @@ from .passes.assign_chosen_tensors import assign_chosen_tensors
 from .passes.bind_assigned_starts import bind_assigned_starts
 from .passes.bind_assigning_closures_again import bind_assigning_closures_again
 from .passes.bind_chosen_row_arguments import bind_chosen_row_arguments
+from .passes.bind_chosen_storage_heads import bind_chosen_storage_heads
 from .passes.bind_extent_literals import bind_extent_literals
 from .passes.bind_printed_strings import bind_printed_strings
 from .passes.branch_closure_operands import branch_closure_operands
@@ -397,6 +398,7 @@ BACK_END = [
     erase_unaddressable_extents,
     copy_rest_into_assigning_arms,
     rebind_chosen_references,
+    bind_chosen_storage_heads,
     flag_chosen_storages,
     split_chosen_storages,
     specialize_storages,

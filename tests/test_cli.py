@@ -247,9 +247,10 @@ def test_list_passes_prints_the_back_end_between_the_front_end_and_the_spatial_l
         ["compute-wide-extents", "rewrite", "Lsplit", "Lsplit"],
         ["erase-unaddressable-extents", "rewrite", "Lsplit", "Lsplit"]]
     assert names.index("compute-wide-extents") < gate
-    assert rows[names.index("specialize-storages") - 4:names.index("specialize-storages") + 1] \
+    assert rows[names.index("specialize-storages") - 5:names.index("specialize-storages") + 1] \
         == [["copy-rest-into-assigning-arms", "rewrite", "Lsplit", "Lsplit"],
             ["rebind-chosen-references", "rewrite", "Lsplit", "Lsplit"],
+            ["bind-chosen-storage-heads", "rewrite", "Lsplit", "Lsplit"],
             ["flag-chosen-storages", "rewrite", "Lsplit", "Lsplit"],
             ["split-chosen-storages", "rewrite", "Lsplit", "Lsplit"],
             ["specialize-storages", "rewrite", "Lsplit", "Lsplit"]]
