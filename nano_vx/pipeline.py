@@ -160,6 +160,7 @@ from .passes.name_closure_temporaries import name_closure_temporaries
 from .passes.hoist_constant_tensors import hoist_constant_tensors
 from .passes.inline_aggregate_constants import inline_aggregate_constants
 from .passes.outline_constant_values import outline_constant_values
+from .passes.rebind_assigned_uninit_tensors import rebind_assigned_uninit_tensors
 from .passes.renew_taken_tensors import renew_taken_tensors
 from .passes.split_computed_constants import split_computed_constants
 from .passes.insert_drops import insert_drops
@@ -434,6 +435,7 @@ BACK_END = [
     flag_uninit_constants,
     inline_uninit_element_references,
     copy_into_assigned_uninit_tensors,
+    rebind_assigned_uninit_tensors,
     track_uninit_elements,
     erase_contracts,
     drop_type_declarations,
