@@ -43,6 +43,7 @@ from .passes.check_method_calls import check_method_calls
 from .passes.check_native_subset import check_native_subset
 from .passes.check_operand_types import check_operand_types
 from .passes.check_returns import check_returns
+from .passes.check_uninit_element_indices import check_uninit_element_indices
 from .passes.check_unsafe import check_unsafe
 from .passes.check_struct_arguments import check_struct_arguments
 from .passes.check_struct_instances import check_struct_instances
@@ -433,6 +434,7 @@ BACK_END = [
     read_printed_elements,
     name_sizing_arguments,
     flag_uninit_constants,
+    check_uninit_element_indices,
     inline_uninit_element_references,
     copy_into_assigned_uninit_tensors,
     rebind_assigned_uninit_tensors,

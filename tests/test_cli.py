@@ -209,7 +209,7 @@ def test_list_passes_prints_the_back_end_between_the_front_end_and_the_spatial_l
     assert rows[names.index("index-uninit-pointers")] == [
         "index-uninit-pointers", "rewrite", "Lcopied", "Lcopied"]
     marked = names.index("mark-uninit-closures")
-    assert rows[marked:marked + 11] == [
+    assert rows[marked:marked + 12] == [
         ["mark-uninit-closures", "rewrite", "Lcopied", "Lcopied"],
         ["branch-closure-operands", "rewrite", "Lcopied", "Lcopied"],
         ["name-closure-temporaries", "rewrite", "Lcopied", "Lcopied"],
@@ -217,6 +217,7 @@ def test_list_passes_prints_the_back_end_between_the_front_end_and_the_spatial_l
         ["read-printed-elements", "rewrite", "Lallset", "Lallset"],
         ["name-sizing-arguments", "rewrite", "Lallset", "Lallset"],
         ["flag-uninit-constants", "rewrite", "Lallset", "Lallset"],
+        ["check-uninit-element-indices", "rewrite", "Lallset", "Lallset"],
         ["inline-uninit-element-references", "rewrite", "Lallset", "Lallset"],
         ["copy-into-assigned-uninit-tensors", "rewrite", "Lallset", "Lallset"],
         ["rebind-assigned-uninit-tensors", "rewrite", "Lallset", "Lallset"],
