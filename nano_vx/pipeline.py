@@ -9,6 +9,7 @@ from .passes.assign_chosen_tensors import assign_chosen_tensors
 from .passes.bind_assigned_starts import bind_assigned_starts
 from .passes.bind_assigning_closures_again import bind_assigning_closures_again
 from .passes.bind_chosen_row_arguments import bind_chosen_row_arguments
+from .passes.bind_chosen_storage_heads import bind_chosen_storage_heads
 from .passes.bind_extent_literals import bind_extent_literals
 from .passes.bind_printed_strings import bind_printed_strings
 from .passes.branch_closure_operands import branch_closure_operands
@@ -42,6 +43,7 @@ from .passes.check_method_calls import check_method_calls
 from .passes.check_native_subset import check_native_subset
 from .passes.check_operand_types import check_operand_types
 from .passes.check_returns import check_returns
+from .passes.check_uninit_element_indices import check_uninit_element_indices
 from .passes.check_unsafe import check_unsafe
 from .passes.check_struct_arguments import check_struct_arguments
 from .passes.check_struct_instances import check_struct_instances
@@ -164,6 +166,7 @@ from .passes.hoist_constant_tensors import hoist_constant_tensors
 from .passes.inline_aggregate_constants import inline_aggregate_constants
 from .passes.name_given_aggregates import name_given_aggregates
 from .passes.outline_constant_values import outline_constant_values
+from .passes.rebind_assigned_uninit_tensors import rebind_assigned_uninit_tensors
 from .passes.renew_taken_tensors import renew_taken_tensors
 from .passes.index_chosen_constant_elements import index_chosen_constant_elements
 from .passes.split_computed_constants import split_computed_constants
@@ -410,6 +413,7 @@ BACK_END = [
     erase_unaddressable_extents,
     copy_rest_into_assigning_arms,
     rebind_chosen_references,
+    bind_chosen_storage_heads,
     flag_chosen_storages,
     split_chosen_storages,
     specialize_storages,
@@ -443,8 +447,10 @@ BACK_END = [
     read_printed_elements,
     name_sizing_arguments,
     flag_uninit_constants,
+    check_uninit_element_indices,
     inline_uninit_element_references,
     copy_into_assigned_uninit_tensors,
+    rebind_assigned_uninit_tensors,
     track_uninit_elements,
     erase_contracts,
     drop_type_declarations,

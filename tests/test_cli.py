@@ -217,7 +217,7 @@ def test_list_passes_prints_the_back_end_between_the_front_end_and_the_spatial_l
     assert rows[names.index("index-uninit-pointers")] == [
         "index-uninit-pointers", "rewrite", "Lcopied", "Lcopied"]
     marked = names.index("mark-uninit-closures")
-    assert rows[marked:marked + 10] == [
+    assert rows[marked:marked + 12] == [
         ["mark-uninit-closures", "rewrite", "Lcopied", "Lcopied"],
         ["branch-closure-operands", "rewrite", "Lcopied", "Lcopied"],
         ["name-closure-temporaries", "rewrite", "Lcopied", "Lcopied"],
@@ -225,8 +225,10 @@ def test_list_passes_prints_the_back_end_between_the_front_end_and_the_spatial_l
         ["read-printed-elements", "rewrite", "Lallset", "Lallset"],
         ["name-sizing-arguments", "rewrite", "Lallset", "Lallset"],
         ["flag-uninit-constants", "rewrite", "Lallset", "Lallset"],
+        ["check-uninit-element-indices", "rewrite", "Lallset", "Lallset"],
         ["inline-uninit-element-references", "rewrite", "Lallset", "Lallset"],
         ["copy-into-assigned-uninit-tensors", "rewrite", "Lallset", "Lallset"],
+        ["rebind-assigned-uninit-tensors", "rewrite", "Lallset", "Lallset"],
         ["track-uninit-elements", "rewrite", "Lallset", "Lwritten"]]
     assert rows[names.index("copy-tracked-functions")] == [
         "copy-tracked-functions", "rewrite", "Lsplit", "Lcopied"]
@@ -255,9 +257,10 @@ def test_list_passes_prints_the_back_end_between_the_front_end_and_the_spatial_l
         ["compute-wide-extents", "rewrite", "Lsplit", "Lsplit"],
         ["erase-unaddressable-extents", "rewrite", "Lsplit", "Lsplit"]]
     assert names.index("compute-wide-extents") < gate
-    assert rows[names.index("specialize-storages") - 4:names.index("specialize-storages") + 1] \
+    assert rows[names.index("specialize-storages") - 5:names.index("specialize-storages") + 1] \
         == [["copy-rest-into-assigning-arms", "rewrite", "Lsplit", "Lsplit"],
             ["rebind-chosen-references", "rewrite", "Lsplit", "Lsplit"],
+            ["bind-chosen-storage-heads", "rewrite", "Lsplit", "Lsplit"],
             ["flag-chosen-storages", "rewrite", "Lsplit", "Lsplit"],
             ["split-chosen-storages", "rewrite", "Lsplit", "Lsplit"],
             ["specialize-storages", "rewrite", "Lsplit", "Lsplit"]]

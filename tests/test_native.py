@@ -45,14 +45,17 @@ NOT_LOWERED = {
     # argument would compute it as a plain i32, and no `let` before the loop holds it).
     "tests/passes/cases/split_closure_aggregates/"
     "e5010_struct_literal_of_an_operator_on_literals_given_in_a_while_condition.vx",
-    # A reference to an element of a tensor made by ::uninit() at a computed index
-    # (track-uninit-elements): a write through it would set no written-flag, a read through
-    # it check none.
-    "tests/passes/cases/track_uninit_elements/e5010_element_borrowed_at_a_computed_index.vx",
-    # One assigned whole where another name holds its buffer (track-uninit-elements): its
-    # flags would then be another tensor's, and a copy into it would change the other name's.
+    # A reference to an element of a tensor made by ::uninit() of `?` extents at a computed
+    # index (track-uninit-elements): no static extent to check the index against where it
+    # is taken, and a write through it would set no written-flag, a read through it check
+    # none.
     "tests/passes/cases/track_uninit_elements/"
-    "e5010_assigned_whole_where_another_name_holds_its_buffer.vx",
+    "e5010_element_of_unknown_extents_borrowed_at_a_computed_index.vx",
+    # One assigned whole in a loop where another name holds its buffer (track-uninit-
+    # elements): no `let` of its own names the tensor of each turn, its flags would then be
+    # another tensor's, and a copy into it would change the other name's.
+    "tests/passes/cases/track_uninit_elements/"
+    "e5010_assigned_whole_in_a_loop_where_another_name_holds_its_buffer.vx",
     # Ever deeper forms, at each recursive call, of a `Cell` taken without its arguments
     # (written `Cell<i32>`, check-struct-instances refuses the nesting: E3012): a genuine
     # limit, as deep as the recursion runs, which no finite set of copies covers.
@@ -149,9 +152,9 @@ NOT_LOWERED = {
     "tests/passes/cases/bind_printed_strings/"
     "e5010_printed_in_an_assignment_to_an_element_its_value_reads_at_a_variable_index.vx",
     # A `let mut` reference chosen at run time between places of a narrow type and of its
-    # value type, assigned in a loop whose condition reads through it: only statements are
-    # written once per storage.
-    "tests/passes/cases/flag_chosen_storages/e5010_read_in_a_loops_condition.vx",
+    # value type, assigned in a loop, read through in a closure: only statements are
+    # written once per storage, and a closure's body is none of its block's.
+    "tests/passes/cases/flag_chosen_storages/e5010_read_in_a_closure_in_a_loop.vx",
     # Five references to tensors an `if` chooses between calls' results borrowing only
     # variables the function assigns, given different literals (choose-call-arguments
     # chooses only borrows): each would write the rest of its block once per arm.
@@ -161,10 +164,11 @@ NOT_LOWERED = {
     # interpreter's is unbounded.
     "tests/passes/cases/compute_wide_extents/e5010_extent_that_might_leave_i128.vx",
     # A tensor made by ::uninit() a function returns, of `?` extents a call computes, given
-    # after an argument calling another function (no `let` binds the call, so
-    # split-sizing-calls leaves it): its caller cannot size the written-flags before the call.
+    # after an argument calling a closure (no declared type says its result, so
+    # name-sizing-calls holds it by no `let`, and no `let` binds the call): its caller
+    # cannot size the written-flags before the call.
     "tests/passes/cases/copy_tracked_functions/"
-    "e5010_returned_of_extents_a_call_computes_given_after_a_call.vx",
+    "e5010_returned_of_extents_a_call_computes_given_after_a_closure_call.vx",
     # A row of a tensor no variable names, after a shift of literals compared with a
     # variable: no declared type says the i64 the interpreter shifts.
     "tests/passes/cases/name_row_temporaries/"

@@ -34,7 +34,7 @@ names the local's buffer: the local is used only by its elements, `t.extent(k)`,
 and borrows given to functions returning no reference, none inside a closure; and where the
 tensor assigned reads no element never written (nothing it computes may make a tensor by
 `::uninit()`, or call a closure), of the local's static extents. Any other local is left to
-the refusal.
+rebind-assigned-uninit-tensors, or to the refusal.
 """, state=_Copied)
 
 

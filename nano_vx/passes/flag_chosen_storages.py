@@ -58,7 +58,8 @@ it (a `let`, an assignment, an expression statement, a `return`) is written once
 storage, in an `if` on the flag (a `let`'s value, which the `let` binds after it, and a
 block's value alike). Only a variable named only through it (`*r`) or as an argument of a
 function returning no reference is written so, none a closure names or a loop's or an
-`if`'s head reads: elsewhere check-native-subset refuses it.
+`if`'s head reads (bind-chosen-storage-heads binds a `while`'s and an `if`'s to a `let`
+first): elsewhere check-native-subset refuses it.
 """, state=State)
 
 

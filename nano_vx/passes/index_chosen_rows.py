@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from ..languages.lsplit import Lsplit as L
 from ..nanopass import Pass, descendants
 from ..scalars.aggregate_values import pure
+from ..scalars.index_checks import checked_index
 
 
 @dataclass
@@ -153,15 +154,4 @@ def _chosen(run, e, borrow, extent: int):
 def _checked(index, extent: int, span):
     """A row's index, stopping as the interpreter does when it is out of range, at the
     row's place (`span`: the row, or its borrow)."""
-    if _within(index, extent):
-        return index
-    message = f"index {{a}} is out of bounds for dimension 0 of extent {extent}"
-
-    def stop_if(op, value, bound, rest):
-        test = L["Binary"](op, value, L["Int"](bound, span=span), span=span)
-        halt = L["HaltWith"]("E9003", message, index, span=span)
-        return L["IfExpr"](test, False, L["Block"]((), halt, span=span),
-                           L["Block"]((), rest, span=span), span=span)
-    # compared as a u64 once not negative: the extent, a literal, may not fit its type (u8)
-    wide = L["Cast"](index, L["Scalar"]("u64", span=span), span=span)
-    return stop_if("<", index, 0, stop_if(">=", wide, extent, index))
+    return index if _within(index, extent) else checked_index(index, 0, extent, span)

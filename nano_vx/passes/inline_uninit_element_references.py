@@ -10,7 +10,8 @@ from dataclasses import dataclass, field
 from ..languages.lallset import Lallset as L
 from ..nanopass import Pass, descendants
 from ..scalars.aggregates import strip
-from ..scalars.tensor_names import element_of, flagged_value
+from ..scalars.index_checks import checked_local
+from ..scalars.tensor_names import element_of, flagged_value, only_through
 
 
 @dataclass
@@ -20,7 +21,7 @@ class _Inlined:
 
 
 inline_uninit_element_references = Pass("inline-uninit-element-references", L, L, """
-Write each local a `let` binds to a reference to an element of a tensor made by `::uninit()` (or a copy copy-tracked-functions made returns), at indices that are numbers within its extents, that is only read or written through, as that element, and drop the `let`: `let q = &t[2]; print(*q);` is `print(t[2]);`.
+Write each local a `let` binds to a reference to an element of a tensor made by `::uninit()` (or a copy copy-tracked-functions made returns), at indices within its extents (numbers, or locals check-uninit-element-indices checked), that is only read or written through, as that element, and drop the `let`: `let q = &t[2]; print(*q);` is `print(t[2]);`.
 
 track-uninit-elements keeps a written-flag per element of such a tensor, which a write
 through a reference would not set and a read through one would not check (it refuses the
@@ -29,9 +30,11 @@ where it is taken: a read of the element there, with the span of the read throug
 reference, stops where it stops (E9005), naming the element as it does, and a write sets
 the element's flag. The reference names the element while it lives, as the borrow checker
 lets nothing assign or move the tensor meanwhile, and its indices, numbers within the
-tensor's static extents, neither stop nor change. A reference given on, copied, printed
-whole, named in a closure or bound with `let mut`, or at indices computed, stays, for
-track-uninit-elements to refuse.
+tensor's static extents or locals of `let`s (which nothing changes) binding an index
+checked within its dimension's extent (check-uninit-element-indices checked it where the
+reference is taken, as the interpreter does), neither stop nor change. A reference given
+on, copied, printed whole, named in a closure or bound with `let mut`, or at indices
+computed otherwise, stays, for track-uninit-elements to refuse.
 """, state=_Inlined)
 
 
@@ -45,10 +48,11 @@ def _program(run, program):
 def _fn(run, fn):
     lets = [n for n in descendants(fn.body) if n._prod == "Let"]
     tracked = {s.name: strip(s.type) for s in lets if flagged_value(s.value, run.state.fns)}
+    checked = {s.name: s.value for s in lets if not s.mutable}
     places = {}
     for s in lets:
         if not s.mutable and s.value._prod == "Borrow" and \
-                _in_bounds(s.value.value, tracked) and _only_through(fn.body, s.name):
+                _in_bounds(s.value.value, tracked, checked) and only_through(fn.body, s.name):
             places[s.name] = s.value.value
     if not places:
         return fn
@@ -76,24 +80,17 @@ def _at(place, span):
     return place.replace(span=span)
 
 
-def _in_bounds(place, tracked: dict) -> bool:
-    """Whether place is an element of a local of `tracked` at indices that are numbers
-    within its static extents, one per dimension."""
+def _in_bounds(place, tracked: dict, checked: dict) -> bool:
+    """Whether place is an element of a local of `tracked` at indices within its static
+    extents, one per dimension: numbers, or locals `let`s (of `checked`, by name) bind to
+    the index checked for that dimension (check-uninit-element-indices)."""
     if place._prod != "Index":
         return False
     base, indices = element_of(place)
     ty = tracked.get(base.name) if base is not None else None
     if ty is None or ty._prod != "TensorType" or len(indices) != len(ty.dims):
         return False
-    return all(i._prod == "Int" and d._prod == "DimInt" and 0 <= i.value < d.value
-               for i, d in zip(indices, ty.dims))
-
-
-def _only_through(body, name: str) -> bool:
-    """Whether the local `name` is only read or written through (`*r`), outside closures."""
-    reads = [n for n in descendants(body) if n._prod == "Local" and n.name == name]
-    through = [n.value for n in descendants(body) if n._prod == "Deref" and
-               n.value._prod == "Local" and n.value.name == name]
-    in_closures = [n for c in descendants(body) if c._prod == "Closure"
-                   for n in descendants(c) if n._prod == "Local" and n.name == name]
-    return len(reads) == len(through) and not in_closures
+    return all(d._prod == "DimInt" and (
+        i._prod == "Int" and 0 <= i.value < d.value or
+        i._prod == "Local" and i.name in checked and checked_local(checked[i.name], k, d.value))
+        for k, (i, d) in enumerate(zip(indices, ty.dims)))

@@ -18,6 +18,7 @@ from ..scalars.sizing import opening_lets
 @dataclass
 class State:
     sized: dict = field(default_factory=dict)  # each function sized so by name
+    scalar: set = field(default_factory=set)  # the functions declared to return a scalar
     names: Names | None = None  # the function's names, for the new ones
 
 
@@ -32,10 +33,11 @@ computes something), so the call runs where it ran. A call an operator's right o
 computes first, after a left operand that computes something (`make(2)[3] + make(1)[0]`), is
 named once that operand is a `let`'s of its own (`let operand = sized[3];`), computed first
 before it as it was; so is one an argument computes first after earlier arguments that are
-elements or operators' values (`add(make(2)[3], make(1)[0])`), each held so in turn. A call
-computed after another earlier argument (`g(h(), make(3)[0])`), right of `&&` or `||`, or in
-a `while`'s condition stays, which copy-tracked-functions refuses (E5010) while the
-function is still called itself.
+elements, operators' values or calls of functions of the program declared to return a
+scalar (`add(make(2)[3], make(1)[0])`, `add(twice(3), make(1)[0])`), each held so in turn.
+A call computed after another earlier argument (`g(h(), make(3)[0])` of a closure h, whose
+result no declared type says), right of `&&` or `||`, or in a `while`'s condition stays,
+which copy-tracked-functions refuses (E5010) while the function is still called itself.
 """, state=State)
 
 
@@ -43,6 +45,8 @@ function is still called itself.
 def _program(run, program):
     run.state.sized = {i.name: i for i in program.items
                        if i._prod == "Fn" and opening_lets(i, calls=True) is not None}
+    run.state.scalar = {i.name for i in program.items
+                        if i._prod == "Fn" and i.ret is not None and i.ret._prod == "Scalar"}
     return run.rebuild(program) if run.state.sized else program
 
 
@@ -95,7 +99,7 @@ def _before_call(st: State, e):
         if e._prod == "Binary" and e.op not in ("&&", "||") and e.left._prod not in NOTHING \
                 and first_found(e.right, lambda x: _sizing(st, x)) is not None:
             return e.left
-        if e._prod == "Call" and part(e, field)._prod in _HELD and any(
+        if e._prod == "Call" and _held(st, part(e, field)) and any(
                 first_found(a, lambda x: _sizing(st, x)) is not None
                 for a in e.args[int(field[5:]) + 1:]):
             return part(e, field)
@@ -105,6 +109,14 @@ def _before_call(st: State, e):
 
 # The arguments held by a `let` before a later one's call: scalars, which a `let` copies.
 _HELD = ("Index", "Binary", "Unary", "Cast")
+
+
+def _held(st: State, arg) -> bool:
+    """Whether an argument is a scalar a `let` holds before a later argument's call: an
+    element, an operator's value, or a call of a function of the program declared to
+    return a scalar (a closure's call, whose result no declared type says, stays)."""
+    return arg._prod in _HELD or arg._prod == "Call" and arg.callee._prod == "Global" and \
+        arg.callee.name in st.scalar
 
 
 def _sizing(st: State, e) -> bool:

@@ -64,7 +64,7 @@ gives its tensor (`let a = C;`, `&C`) is given those flags (`let a_written = C_w
 which every write through it sets, as the interpreter's constant shares its tensor. What else would see
 its elements (a call or launch of something else, a return of one it was lent, a row not
 printed, such a constant used other than by its elements, a tensor assigned whole that
-copy-into-assigned-uninit-tensors left, a print of a tensor of rank 0, with no element to
+copy-into-assigned-uninit-tensors and rebind-assigned-uninit-tensors left, a print of a tensor of rank 0, with no element to
 index) is refused (E5010), and the default action runs the program in the interpreter. An
 index of a write that might not compute the same twice (a call, an element, a local the
 statement might change) is computed once, into a `let`, first. A tensor settle-written-tensors

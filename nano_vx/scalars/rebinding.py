@@ -9,28 +9,29 @@ from ..nanopass import descendants
 from .storages import fresh_copy
 
 
-def rebind_in_turn(block, chosen, fresh):
+def rebind_in_turn(block, chosen, fresh, *, mutable: bool = False):
     """The block with each `let mut` that `chosen` accepts and only statements of its block
     assign (or of the arms of an `if` ending it: `_assigned_in_turn`) a `let`, and each
-    assignment after it a `let` of its own, named by fresh(wanted)."""
+    assignment after it a `let` of its own, named by fresh(wanted); each a `let mut` with
+    `mutable` (a tensor's, whose elements are still written)."""
     while True:
         at = next((i for i, s in enumerate(block.stmts) if chosen(s)
                    and _assigned_in_turn(s.name, block.stmts[i + 1:], block.value)), None)
         if at is None:
             return block
-        block = _rebound(block, at, fresh)
+        block = _rebound(block, at, fresh, mutable)
 
 
-def _rebound(block, at: int, fresh):
+def _rebound(block, at: int, fresh, mutable: bool):
     """The block with the `let` at `at` and each assignment after it a `let` of its own (so
     in the arms of an `if` that is the last statement or the value)."""
     let = block.stmts[at]
-    stmts, value = _in_turn(let, block.stmts[at + 1:], block.value, let.name, fresh)
-    return block.replace(stmts=block.stmts[:at] + (let.replace(mutable=False), *stmts),
+    stmts, value = _in_turn(let, block.stmts[at + 1:], block.value, let.name, fresh, mutable)
+    return block.replace(stmts=block.stmts[:at] + (let.replace(mutable=mutable), *stmts),
                          value=value)
 
 
-def _in_turn(let, rest: tuple, value, name: str, fresh):
+def _in_turn(let, rest: tuple, value, name: str, fresh, mutable: bool):
     """`rest` and `value`, the variable of `let` named `name` there, each assignment of it a
     `let` of its own, and so in each arm of an `if` assigning it (the last statement)."""
     stmts = []
@@ -41,23 +42,23 @@ def _in_turn(let, rest: tuple, value, name: str, fresh):
             # Inferred where the `let`'s was (an inferred type carries its `let`'s span).
             ty = fresh_copy(let.type)
             ty = ty.replace(span=s.span) if let.type.span == let.span else ty
-            stmts.append(let.replace(name=name, mutable=False, type=ty, value=value_of,
+            stmts.append(let.replace(name=name, mutable=mutable, type=ty, value=value_of,
                                      span=s.span))
         elif s._prod == "If" and _touches(s, let.name):
-            stmts.append(_arms_in_turn(let, s, name, fresh))
+            stmts.append(_arms_in_turn(let, s, name, fresh, mutable))
         else:
             stmts.append(fresh_copy(s, {let.name: name}))
     if value is not None and value._prod == "IfExpr" and _touches(value, let.name):
-        return stmts, _arms_in_turn(let, value, name, fresh)
+        return stmts, _arms_in_turn(let, value, name, fresh, mutable)
     return stmts, fresh_copy(value, {let.name: name}) if value is not None else None
 
 
-def _arms_in_turn(let, choice, name: str, fresh):
+def _arms_in_turn(let, choice, name: str, fresh, mutable: bool):
     """The `if` (statement or value) its arms assigning the variable in turn."""
     arms = {}
     for field, arm in (("then", choice.then), ("orelse", choice.orelse)):
         if arm is not None:
-            inner, last = _in_turn(let, arm.stmts, arm.value, name, fresh)
+            inner, last = _in_turn(let, arm.stmts, arm.value, name, fresh, mutable)
             arms[field] = arm.replace(stmts=tuple(inner), value=last)
     return choice.replace(cond=fresh_copy(choice.cond, {let.name: name}), **arms)
 

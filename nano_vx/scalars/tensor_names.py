@@ -4,8 +4,9 @@ the tensor an element names, the tensor a `let` gives another name (and all the 
 given), a tensor parameter's type, whether an index computes the same twice, the mark opening
 a copy of a function, the tensors a function tracks, where a call is given them, the locals
 a function might move, the tensor a function makes of its parameters' extents and
-returns, the constants whose flags flag-uninit-constants keeps, and the type and extents of
-a tensor's written-flags (make-all-set-flags too)."""
+returns, the constants whose flags flag-uninit-constants keeps, the type and extents of
+a tensor's written-flags (make-all-set-flags too), and whether a reference is only read or
+written through (check-uninit-element-indices, inline-uninit-element-references)."""
 
 from __future__ import annotations
 
@@ -294,3 +295,13 @@ def _bits(e, fn) -> int | None:
             typed._prod != "Scalar":
         return None
     return _VALUE_BITS.get(typed.name)
+
+
+def only_through(body, name: str) -> bool:
+    """Whether the local `name` is only read or written through (`*r`), outside closures."""
+    reads = [n for n in descendants(body) if n._prod == "Local" and n.name == name]
+    through = [n.value for n in descendants(body) if n._prod == "Deref" and
+               n.value._prod == "Local" and n.value.name == name]
+    in_closures = [n for c in descendants(body) if c._prod == "Closure"
+                   for n in descendants(c) if n._prod == "Local" and n.name == name]
+    return len(reads) == len(through) and not in_closures

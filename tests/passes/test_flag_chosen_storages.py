@@ -45,8 +45,15 @@ def test_no_reference_chosen_between_two_storages_is_left():
                        for n in descendants(ran.after)), case
 
 
-def test_a_reference_a_loops_condition_reads_through_is_left_then_repaired():
-    case = CASES / "e5010_read_in_a_loops_condition.vx"
+def test_a_reference_a_loops_condition_reads_through_is_flagged():
+    text = to_text(run_front(CASES / "read_in_a_loops_condition.vx",
+                             flag_chosen_storages).after)
+    assert "    while true {\n        let more: ~bool = if r_in_byte {\n" \
+        "            *r_byte < 5.0\n        } else {\n            *r_value < 5.0\n" in text
+
+
+def test_a_reference_a_closure_reads_through_is_left_then_repaired():
+    case = CASES / "e5010_read_in_a_closure_in_a_loop.vx"
     ran = run_front(case, flag_chosen_storages)
     assert ran.after is ran.before
     assert_refused_then_repaired(case, check_native_subset, "E5010",

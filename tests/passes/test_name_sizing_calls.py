@@ -15,7 +15,7 @@ from front import assert_native_as_interpreted, assert_prints_the_same, run_fron
 CASES = Path(__file__).parent / "cases" / "name_sizing_calls"
 NAMES = sorted(p.stem for p in CASES.glob("*.vx"))
 AFTER_A_CALL = Path(__file__).parent / "cases" / "copy_tracked_functions" / \
-    "e5010_returned_of_extents_a_call_computes_given_after_a_call.vx"
+    "e5010_returned_of_extents_a_call_computes_given_after_a_closure_call.vx"
 
 
 @pytest.mark.parametrize("case", NAMES)
@@ -45,7 +45,7 @@ def test_each_call_computed_first_is_named_and_one_after_a_call_stays():
     # a `let` of the call itself is split-sizing-calls' already
     assert "let a: Tensor<i32, [?], Memory::CPU_DRAM> = @make(4);" in text
     kept = run_front(AFTER_A_CALL, name_sizing_calls)
-    assert "    @print(@add(@twice(3), @make(1)[0]));" in to_text(kept.after)
+    assert "    @print(@add(half(8), @make(1)[0]));" in to_text(kept.after)
 
 
 @pytest.mark.parametrize("case, read", [
@@ -58,6 +58,15 @@ def test_an_operand_or_argument_computed_before_a_call_is_held_first(case, read)
         "    let operand: ~_ = sized[3];\n" \
         "    let sized#1: Tensor<i32, [?], Memory::CPU_DRAM> = @make(1);\n" \
         f"    @print({read});" in text
+
+
+def test_a_call_of_a_function_returning_a_scalar_given_before_is_held_first():
+    text = to_text(run_front(Path(__file__).parent / "cases" / "copy_tracked_functions" /
+                             "returned_of_extents_a_call_computes_given_after_a_call.vx",
+                             name_sizing_calls).after)
+    assert "    let operand: ~_ = @twice(3);\n" \
+        "    let sized: Tensor<i32, [?], Memory::CPU_DRAM> = @make(1);\n" \
+        "    @print(@add(operand, sized[0]));" in text
 
 
 # Hand-written Lsplit: a `return` of such a call, a block's value that is the call, and a
