@@ -35,7 +35,7 @@ from ..values.tensors import Tensor, array_of, make_tensor, tensor_of
 from ..values.vectors import Vector
 from .derivatives import derivative
 from .functions import ClosureValue, TypeGiven, compile_code, type_slot
-from .references import Part, Pointer, Ref, as_ref, referent
+from .references import Part, Pointer, Ref, Row, as_ref, referent
 from .scope import Escape, Moved, frame_getter, lent_place, move, reader
 
 _ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul}
@@ -448,7 +448,8 @@ class ExprMixin:
                 if type(t) is not Tensor:
                     wrong_kind(span, f"cannot index a value of type {describe(t)}")
                 where = t.locate([to_index(i(f), span) for i in indices], span)
-                return Ref(t, where, mutable) if type(where) is int else Ref([where], 0, mutable)
+                return Ref(t, where, mutable) if type(where) is int else \
+                    Ref(Row(where, span), 0, mutable)
             return element
         if kind == "Deref":
             place = self.expr(value.value, sc)

@@ -14,7 +14,7 @@ from ..values.literals import adopt
 from ..values.numbers import describe, unplace
 from ..values.stops import stop, wrong_kind
 from ..values.structs import StructValue
-from ..values.tensors import Tensor
+from ..values.tensors import Tensor, copy_elements
 from .scope import Moved, moved_stop
 
 
@@ -122,6 +122,25 @@ def with_part(agg, path, new, span):
     if type(part) is int:
         return agg[:part] + (changed,) + agg[part + 1:]
     return agg.with_field(part, changed)
+
+
+class Row:
+    """The holder of a reference to a row of a tensor (`&mut m[i]`): reading it reads the
+    row, a view of m's buffer; writing a whole tensor through it (`*r = v`) writes v's
+    elements into that row, the place the reference names, as `r[j] = x` writes one."""
+
+    __slots__ = ("view", "span")
+
+    def __init__(self, view: Tensor, span):
+        self.view, self.span = view, span
+
+    def __getitem__(self, key):
+        return self.view
+
+    def __setitem__(self, key, v) -> None:
+        if type(v) is not Tensor:
+            wrong_kind(self.span, f"a row of a tensor assigned {describe(v)}")
+        copy_elements(self.view, v, self.span)
 
 
 class Part:

@@ -108,6 +108,21 @@ class Tensor:
         self.store.data[off] = element(value, self.store.elem, span)
 
 
+def copy_elements(dst: Tensor, src: Tensor, span) -> None:
+    """Write src's elements, an unwritten one as unwritten, into the places of dst's (a row
+    of a tensor assigned whole through a reference to it); extents that differ stop the
+    run (E9006), as no element of one has a place in the other."""
+    if list(src.dims) != list(dst.dims):
+        stop("E9006", span, f"a tensor of extents {list(src.dims)} assigned whole to a row of "
+                            f"extents {list(dst.dims)}")
+    data, default = src.store.data, src.store.default
+    places = [(dst.offset, src.offset)]
+    for d, to, at in zip(dst.dims, dst.strides, src.strides):
+        places = [(a + i * to, b + i * at) for a, b in places for i in range(d)]
+    for a, b in places:
+        dst.store.data[a] = data.get(b, default)
+
+
 def make_tensor(elem: str, dims: list[int], ctor: str, args: list, space: str, span) -> Tensor:
     """`Tensor<elem, dims>::ctor(args)`."""
     for d in dims:

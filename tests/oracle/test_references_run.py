@@ -87,6 +87,41 @@ fn main() {
 """) == "15\n[[1, 1], [14, 1]]\n"
 
 
+def test_a_tensor_assigned_whole_through_a_reference_to_a_row_writes_that_row():
+    # The row is a place in t's buffer, as `r[j] = x` through it shows: `*r = v` writes v's
+    # elements there (it replaced a copy no one saw), lent to a function too.
+    assert output("""
+fn fill_row(r: &mut Tensor<i32, [2]>, v: i32) {
+    *r = Tensor<i32, [2]>::fill(v);
+}
+fn main() {
+    let mut t = Tensor<i32, [3, 2]>::fill(1);
+    {
+        let r = &mut t[0];
+        *r = Tensor<i32, [2]>::fill(7);
+        r[1] = 8;
+    }
+    fill_row(&mut t[2], 9);
+    print(t);
+}
+""") == "[[7, 8], [1, 1], [9, 9]]\n"
+
+
+def test_a_tensor_of_other_extents_assigned_to_a_row_through_a_reference_stops_the_run():
+    stop = stops("""
+fn fill_row(r: &mut Tensor<i32, [?]>, n: i32) {
+    *r = Tensor<i32, [?]>::fill([n], 5);
+}
+fn main() {
+    let mut t = Tensor<i32, [2, 3]>::fill(1);
+    fill_row(&mut t[1], 3);
+    print(t);
+    fill_row(&mut t[0], 4);
+}
+""", "E9006")
+    assert stop.message == "a tensor of extents [4] assigned whole to a row of extents [3]"
+
+
 def test_a_tensor_lent_to_a_function_is_shared_not_copied():
     text = """
 fn fill(t: &mut Tensor<f32, [3]>, v: f32) {
