@@ -151,10 +151,10 @@ NOT_LOWERED = {
     # written once per storage.
     "tests/passes/cases/flag_chosen_storages/e5010_read_in_a_loops_condition.vx",
     # Five references to tensors an `if` chooses between calls' results borrowing only
-    # variables the function assigns, given different literals (choose-call-arguments
-    # chooses only borrows): each would write the rest of its block once per arm.
+    # variables the function assigns, given different sums (choose-call-arguments chooses
+    # only borrows and literals): each would write the rest of its block once per arm.
     "tests/passes/cases/split_chosen_tensor_references/"
-    "e5010_five_references_chosen_between_calls_given_other_literals.vx",
+    "e5010_five_references_chosen_between_calls_given_other_sums.vx",
     # Extent arithmetic that might leave i128 (`j * j + 1` of an i64 j, beside a 2): the
     # interpreter's is unbounded.
     "tests/passes/cases/compute_wide_extents/e5010_extent_that_might_leave_i128.vx",
