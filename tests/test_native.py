@@ -103,10 +103,6 @@ NOT_LOWERED = {
     # (the language makes it a type error, E9006 at run time: language.md, Not yet).
     "tests/passes/cases/type_scalars/"
     "e5010_closure_binding_an_i64_of_its_untyped_parameter_given_an_i32.vx",
-    # A closure binding an i64 to its untyped parameter times itself, given a product: the
-    # interpreter multiplies the plain i32 (wrapping), native code would type q as i64.
-    "tests/passes/cases/type_scalars/"
-    "e5010_closure_binding_an_i64_of_its_untyped_parameter_squared_given_a_product.vx",
     # A counter copied in a loop, then assigned another by a closure, bound before the loop,
     # that another closure calls (the assignment does not see the copy, which it would give
     # the cell they share).
