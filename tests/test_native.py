@@ -138,10 +138,10 @@ NOT_LOWERED = {
     # its result would be copied, and a copy would not be that tensor).
     "tests/passes/cases/copy_out_tensors/e5010_maybe_lent_or_made_by_a_call_writing_it.vx",
     # A string a call computes, printed in the value of an assignment to an element of a
-    # tensor the value reads, at a variable's index: bind-printed-strings and number-texts
-    # leave the program's strings as they are.
+    # tensor the value reads, at an index an operator computes: bind-printed-strings and
+    # number-texts leave the program's strings as they are.
     "tests/passes/cases/bind_printed_strings/"
-    "e5010_printed_in_an_assignment_to_an_element_its_value_reads_at_a_variable_index.vx",
+    "e5010_printed_in_an_assignment_to_an_element_its_value_reads_at_a_computed_index.vx",
     # A `let mut` reference chosen at run time between places of a narrow type and of its
     # value type, assigned in a loop whose condition reads through it: only statements are
     # written once per storage.
