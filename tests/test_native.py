@@ -134,9 +134,9 @@ NOT_LOWERED = {
     "tests/passes/cases/defer_kernel_moves/"
     "e5010_moved_by_a_closure_called_in_a_loop_reading_it_after_an_operator.vx",
     # A struct returned holding two tensors calls gave, each of which may be one its caller
-    # lent, or one a call made and wrote by a `let mut`, which no flag follows (the one not
-    # its result would be copied, and a copy would not be that tensor).
-    "tests/passes/cases/copy_out_tensors/e5010_maybe_lent_or_made_by_a_call_writing_it.vx",
+    # lent, or one a call made, held by a `let mut` it may assign whole, which no flag
+    # follows (the one not its result would be copied, and a copy would not be that tensor).
+    "tests/passes/cases/copy_out_tensors/e5010_maybe_lent_or_made_by_a_call_assigning_it.vx",
     # A string a call computes, printed in the value of an assignment to an element of a
     # tensor the value reads, at an index an operator computes: bind-printed-strings and
     # number-texts leave the program's strings as they are.
