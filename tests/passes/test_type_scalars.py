@@ -26,7 +26,7 @@ REFUSED = {"e5010_counter_copied_in_a_loop_then_assigned_through_another_closure
            "e5010_rows_of_two_tensors_chosen_by_an_if_given_to_a_closure_parameter_of_no_"
            "written_type": ROW,
            "e5010_closure_value_assigned_given_to_a_closure_returning_it": "indexing _",
-           "e5010_closure_binding_an_i64_of_its_untyped_parameter_given_an_i32":
+           "e5010_closure_binding_an_i64_of_its_untyped_parameter_given_an_i32_and_a_literal":
                "a value of type i32 where i64 is expected"}
 
 
