@@ -11,7 +11,7 @@ from ..languages.lsplit import Lsplit as L
 from ..nanopass import Pass, descendants
 from ..scalars import infer_program
 from ..scalars.literal_hints import UNFIXED
-from ..scalars.plain_locals import literal_parameters, plain_locals, retyped_plain_local
+from ..scalars.plain_locals import plain_locals, plain_parameters, retyped_plain_local
 from ..scalars.plain_units import Contexts
 
 
@@ -166,7 +166,7 @@ def _fn(run, fn):
     if st.opening:
         solved = st.solved[fn.name]
         st.params[fn.name] = frozenset(
-            name for name, p in literal_parameters(fn).items()
+            name for name, p in plain_parameters(fn).items()
             if solved.get(id(p), "i32") not in UNFIXED.values()) if st.seeding else frozenset()
         st.plains[fn.name] = plain_locals(fn, st.params[fn.name])
         st.units = Contexts(fn, st.fns, st.plains[fn.name]).units()

@@ -173,7 +173,7 @@ def retyped_plain_parameter(fn, solved: dict, plain: set):
     return None
 
 
-def literal_parameters(fn) -> dict:
+def plain_parameters(fn) -> dict:
     """The parameters of no written type (name -> Param) of the closures a `let` binds and
     that are only called, every call of which gives them a plain value no written type
     types: an unsuffixed literal, a local of no written type given only such values, or
