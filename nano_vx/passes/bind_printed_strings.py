@@ -13,6 +13,7 @@ from ..scalars.aggregates import Names
 from ..scalars.printed_strings import (OPERAND, SLOTS, checked_element, computed_string,
                                        operands, parts, print_call, quiet_element, reached,
                                        slot, string_types)
+from ..scalars.storages import fresh_copy
 
 
 @dataclass
@@ -113,8 +114,8 @@ def _checked(run, element, span, lets: list) -> None:
     """`let checked = element;` in `lets`: the element read, its indices checked (a stop
     spanned as the assignment's, span), where the interpreter locates it for an assignment
     whose value reads its tensor, which a loan of it would meet."""
-    lets.append(L["Let"](run.state.names.fresh("checked"), False,
-                         L["OpaqueType"](span=span), element.replace(span=span), span=span))
+    lets.append(L["Let"](run.state.names.fresh("checked"), False, L["OpaqueType"](span=span),
+                         fresh_copy(element).replace(span=span), span=span))
 
 
 def _ordered(run, e, lets: list):
