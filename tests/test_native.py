@@ -99,15 +99,12 @@ NOT_LOWERED = {
     # parameter is a raw pointer or a tensor.
     "tests/passes/cases/type_scalars/"
     "e5010_closure_value_assigned_given_to_a_closure_printing_then_returning_it.vx",
-    # A closure binding an i64 to arithmetic on its untyped parameter, given an i32: the
-    # interpreter's plain i32 takes the i64 it meets, where native code types q once as i64
-    # (the language makes it a type error, E9006 at run time: language.md, Not yet).
+    # A closure binding an i64 to arithmetic on its untyped parameter, given an i32 and a
+    # literal (no one type of its calls types q while compiling): the interpreter's plain
+    # i32 takes the i64 it meets, where native code types q once as i64 (language.md, Not
+    # yet).
     "tests/passes/cases/type_scalars/"
-    "e5010_closure_binding_an_i64_of_its_untyped_parameter_given_an_i32.vx",
-    # A closure binding an i64 to its untyped parameter times itself, given a product: the
-    # interpreter multiplies the plain i32 (wrapping), native code would type q as i64.
-    "tests/passes/cases/type_scalars/"
-    "e5010_closure_binding_an_i64_of_its_untyped_parameter_squared_given_a_product.vx",
+    "e5010_closure_binding_an_i64_of_its_untyped_parameter_given_an_i32_and_a_literal.vx",
     # A counter copied in a loop, then assigned another by a closure, bound before the loop,
     # that a closure a `let mut` may hold calls (the assignment does not see the copy, which
     # it would give the cell they share).
@@ -143,23 +140,23 @@ NOT_LOWERED = {
     "tests/passes/cases/defer_kernel_moves/"
     "e5010_moved_by_a_closure_called_in_a_loop_whose_condition_reads_it.vx",
     # A struct returned holding two tensors calls gave, each of which may be one its caller
-    # lent, or one a call made and wrote by a `let mut`, which no flag follows (the one not
-    # its result would be copied, and a copy would not be that tensor).
-    "tests/passes/cases/copy_out_tensors/e5010_maybe_lent_or_made_by_a_call_writing_it.vx",
+    # lent, or one a call made, held by a `let mut` it may assign whole, which no flag
+    # follows (the one not its result would be copied, and a copy would not be that tensor).
+    "tests/passes/cases/copy_out_tensors/e5010_maybe_lent_or_made_by_a_call_assigning_it.vx",
     # A string a call computes, printed in the value of an assignment to an element of a
-    # tensor the value reads, at a variable's index: bind-printed-strings and number-texts
-    # leave the program's strings as they are.
+    # tensor the value reads, at an index an operator computes: bind-printed-strings and
+    # number-texts leave the program's strings as they are.
     "tests/passes/cases/bind_printed_strings/"
-    "e5010_printed_in_an_assignment_to_an_element_its_value_reads_at_a_variable_index.vx",
+    "e5010_printed_in_an_assignment_to_an_element_its_value_reads_at_a_computed_index.vx",
     # A `let mut` reference chosen at run time between places of a narrow type and of its
     # value type, assigned in a loop, read through in a closure: only statements are
     # written once per storage, and a closure's body is none of its block's.
     "tests/passes/cases/flag_chosen_storages/e5010_read_in_a_closure_in_a_loop.vx",
     # Five references to tensors an `if` chooses between calls' results borrowing only
-    # variables the function assigns, given different literals (choose-call-arguments
-    # chooses only borrows): each would write the rest of its block once per arm.
+    # variables the function assigns, given different sums (choose-call-arguments chooses
+    # only borrows and literals): each would write the rest of its block once per arm.
     "tests/passes/cases/split_chosen_tensor_references/"
-    "e5010_five_references_chosen_between_calls_given_other_literals.vx",
+    "e5010_five_references_chosen_between_calls_given_other_sums.vx",
     # Extent arithmetic that might leave i128 (`j * j + 1` of an i64 j, beside a 2): the
     # interpreter's is unbounded.
     "tests/passes/cases/compute_wide_extents/e5010_extent_that_might_leave_i128.vx",
@@ -169,10 +166,11 @@ NOT_LOWERED = {
     # cannot size the written-flags before the call.
     "tests/passes/cases/copy_tracked_functions/"
     "e5010_returned_of_extents_a_call_computes_given_after_a_closure_call.vx",
-    # A row of a tensor no variable names, after a shift of literals compared with a
-    # variable: no declared type says the i64 the interpreter shifts.
+    # A row of a tensor no variable names, after a shift of literals added to a variable,
+    # given to an i64 parameter: a `let` of no written type would type the shift as the
+    # variable's, not the parameter's, and one of a written type holds only literals.
     "tests/passes/cases/name_row_temporaries/"
-    "e5010_row_of_a_temporary_after_a_shift_of_literals_compared_with_a_variable.vx",
+    "e5010_row_of_a_temporary_after_a_shift_of_literals_added_to_a_variable.vx",
     # Rows an `if` chooses, one arm a `match` choosing rows, for a closure's parameter of no
     # written type: no type said for a `let` for each arm to bind, and its value would start
     # at a tensor nobody owns.
@@ -190,10 +188,11 @@ NOT_LOWERED = {
     # twice, and its statements cannot run apart from the literal.
     "tests/passes/cases/scalarize_aggregates/"
     "e5010_two_tensors_of_unknown_extents_returned_by_a_function_printing_a_tensor_they_hold.vx",
-    # A query of a closure call's result, a tensor it makes, compared with an option: no
-    # declared type nor `transfer` says where it is, which would decide it (check-native-subset).
+    # A query of a closure call's result compared with an option, the closure giving one
+    # tensor by a `return` and another as its value: no one space says where it is, which
+    # would decide it (check-native-subset).
     "tests/passes/cases/flag_assigned_placement_queries/"
-    "e5010_query_of_a_closure_call_made_there_compared_with_an_option.vx",
+    "e5010_query_of_a_closure_call_returning_early_compared_with_an_option.vx",
     # `&mut`s to two references given to a closure that writes through them, one bound after
     # its first call: no copy of the closure can capture it, and a reference has no cell
     # (type-scalars).

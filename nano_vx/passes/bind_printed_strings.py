@@ -10,9 +10,10 @@ from dataclasses import dataclass, field
 from ..languages.lsplit import Lsplit as L
 from ..nanopass import Pass
 from ..scalars.aggregates import Names
-from ..scalars.printed_strings import (OPERAND, SLOTS, computed_string, operands, parts,
-                                       print_call, quiet_element, reached, slot,
-                                       string_types)
+from ..scalars.printed_strings import (OPERAND, SLOTS, checked_element, computed_string,
+                                       operands, parts, print_call, quiet_element, reached,
+                                       slot, string_types)
+from ..scalars.storages import fresh_copy
 
 
 @dataclass
@@ -43,7 +44,11 @@ g(print(pick(i)))` is `let place = &mut t[i]; let text = pick(i); *place =
 g(print(text))`; one at literal indices within the extents its constructor writes cannot
 stop there, and is assigned as written, the value then free to read the tensor: `t[1] =
 t[0] + g(print(pick(0)))` is `let arg = t[0]; let text = pick(0); t[1] = arg +
-g(print(text))`. A pass of its own: number-texts numbers strings and chooses a printed
+g(print(text))`; one the value names at indices each a literal or a local that nothing the
+value calls could change, the value assigning nothing, is read by a `let` first, which
+computes and checks its indices there, and assigned as written: `t[i] = t[0] +
+g(print(pick(0)))` is `let checked = t[i]; let arg = t[0]; ..; t[i] = arg + ..`. A pass of
+its own: number-texts numbers strings and chooses a printed
 one's text, which needs what it chooses by to be computed once; this pass orders what is
 computed. It binds where number-texts numbers the program's strings, which is the whole
 program or none (scalars/printed_strings.py), so a program left as it was is left whole.
@@ -79,9 +84,13 @@ def _block(run, block):
         if value is None or not reached(value, types):
             stmts.append(run.walk(s))
             continue
+        element = s._prod == "Assign" and s.target._prod == "Index" and \
+            not quiet_element(s.target, run.state.fn)
+        if element and checked_element(s, run.state.fn):
+            _checked(run, s.target, s.span, stmts)
+            element = False
         located = {"target": _located(run, run.walk(s.target), s.span, stmts)} \
-            if s._prod == "Assign" and s.target._prod == "Index" and \
-            not quiet_element(s.target, run.state.fn) else {}
+            if element else {}
         printed = _ordered(run, value, stmts)
         rest = {f: getattr(s, f) and run.walk(getattr(s, f)) for f in SLOTS[s._prod][1]
                 if f not in located}
@@ -99,6 +108,14 @@ def _located(run, element, span, lets: list):
     lets.append(L["Let"](name, False, L["OpaqueType"](span=span),
                          L["Borrow"](element, True, span=span), span=span))
     return L["Deref"](L["Local"](name, span=span), span=span)
+
+
+def _checked(run, element, span, lets: list) -> None:
+    """`let checked = element;` in `lets`: the element read, its indices checked (a stop
+    spanned as the assignment's, span), where the interpreter locates it for an assignment
+    whose value reads its tensor, which a loan of it would meet."""
+    lets.append(L["Let"](run.state.names.fresh("checked"), False, L["OpaqueType"](span=span),
+                         fresh_copy(element).replace(span=span), span=span))
 
 
 def _ordered(run, e, lets: list):

@@ -11,7 +11,7 @@ from ..languages.lsplit import Lsplit as L
 from ..nanopass import Pass, descendants
 from ..scalars import infer_program
 from ..scalars.literal_hints import UNFIXED
-from ..scalars.plain_locals import literal_parameters, plain_locals, retyped_plain_local
+from ..scalars.plain_locals import plain_locals, plain_parameters, retyped_plain_local
 from ..scalars.plain_units import Contexts
 
 
@@ -21,7 +21,7 @@ class State:
     plains: dict = field(default_factory=dict)  # function name -> its plain locals
     params: dict = field(default_factory=dict)  # function name -> its plain closure parameters
     solved: dict = field(default_factory=dict)  # function name -> its types as the program is
-    seeding: bool = False  # closures' parameters every call gives a literal are plain values
+    seeding: bool = False  # closures' parameters every call gives a plain value are plain
     fns: dict = field(default_factory=dict)  # function name -> its Fn
     units: set = field(default_factory=set)  # id() of each unit of the function walked
     decided: dict = field(default_factory=dict)  # id() of an open cast's type -> its target
@@ -48,9 +48,10 @@ operand of a comparison, a closure's body, an assignment's value but an operator
 literals alone), it computes in i32 (or f64) before the result meets another type; a literal
 a `let`, a parameter or a result types is of that type, and so is what meets it (`let z:
 i64 = k * 1000000000;` multiplies in the i64). In a function still refused once those are cast, a
-closure's parameter of no written type that every call gives a literal, or a local of no
-written type given only literals, is such a value too (`|q| { let m: i64 = q * q; m }` of
-`sq(100000)` multiplies in the i32); one a call gives a local of a written type is left to
+closure's parameter of no written type that every call gives a plain value no written type
+types (a literal, a local of no written type given only such values, arithmetic or an `if`
+of those) is such a value too (`|q| { let m: i64 = q * q; m }` of `sq(100000)` or `sq(k *
+2)` multiplies in the i32); one a call gives a local of a written type is left to
 the inference, which refuses it where that type is not the one its body makes of it. Native code's inference gives a variable one
 type for all its uses, so it refuses a function whose uses of one want different types
 (E5010), and the gate refuses one whose plain local it would type otherwise (`let y: i64 =
@@ -73,15 +74,16 @@ type.
 def _program(run, program):
     inferred = infer_program(program, plain=True)
     once = _cast_refused(run, program, inferred, seeding=False)
-    # then a closure's parameter every call gives a literal, as a plain value of its own, in
-    # each function still refused
+    # then a closure's parameter every call gives a plain value, as a plain value of its
+    # own, in each function still refused
     return _cast_refused(run, once, inferred if once is program else
                          infer_program(once, plain=True), seeding=True)
 
 
 def _cast_refused(run, program, inferred, seeding: bool):
     """program with the casts written in each function `inferred` refuses that they let
-    native code keep as it is; `seeding`: closures' parameters given literals are plain."""
+    native code keep as it is; `seeding`: closures' parameters given plain values are
+    plain."""
     refused = set(inferred.refused)
     st = run.state
     st.opening, st.seeding = True, seeding
@@ -164,7 +166,7 @@ def _fn(run, fn):
     if st.opening:
         solved = st.solved[fn.name]
         st.params[fn.name] = frozenset(
-            name for name, p in literal_parameters(fn).items()
+            name for name, p in plain_parameters(fn).items()
             if solved.get(id(p), "i32") not in UNFIXED.values()) if st.seeding else frozenset()
         st.plains[fn.name] = plain_locals(fn, st.params[fn.name])
         st.units = Contexts(fn, st.fns, st.plains[fn.name]).units()

@@ -29,7 +29,8 @@ variable bound to it without a written type holds it. The program starts with `m
 result becomes the process's exit status: it takes no parameters, and has no result or an
 integer (E3009). An unsuffixed literal, and a variable
 bound to one, take the type they meet; a value whose type is not known here (a closure's
-result, too) is not judged.
+result, too) is not judged. A closure's parameter of no written type that every call gives
+a value of one scalar type has that type here (placement/scopes.py), as if written.
 """, state=State, skip=DESCRIPTIONS, requires=("model",))
 
 

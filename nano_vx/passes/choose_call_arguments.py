@@ -1,8 +1,9 @@
 """choose-call-arguments: Lsplit -> Lsplit.
 
 Same IL: the condition reads only locals and literals and cannot stop, and the arguments it
-now chooses are borrows of variables, which compute nothing, so computing it once per
-argument before the one call computes what it computed once before one of two calls."""
+now chooses are borrows of variables and literals, which compute nothing, so computing it
+once per argument before the one call computes what it computed once before one of two
+calls."""
 
 from __future__ import annotations
 
@@ -29,8 +30,9 @@ assign-chosen-tensors starts at a place, where split-chosen-tensor-references wo
 the rest of the block once per arm (and leaves a function with more than four such `let`s
 as it is). It is for arms computing nothing but the call, on a condition of locals and
 literals by arithmetic other than `/` and `%` (which may stop), comparisons and logic,
-whose arguments are each the same local or literal in both arms, or shared borrows of two
-variables whose `let`s or parameters write the same type.
+whose arguments are each the same local or literal in both arms, two literals of one kind
+(the parameter types the `if` as it typed each: an `if` passes its context on to its
+values), or shared borrows of two variables whose `let`s or parameters write the same type.
 """, state=State)
 
 _QUIET = ("Int", "Float", "Bool", "Local", "Unary", "Binary")
@@ -76,7 +78,8 @@ def _one_call(e, types: dict):
     for x, y in zip(then.args, orelse.args):
         if x._prod in ("Int", "Float", "Bool", "Local") and to_text(x) == to_text(y):
             args.append(x)
-        elif _borrowed(x) is not None and _borrowed(y) is not None and \
+        elif x._prod == y._prod and x._prod in ("Int", "Float", "Bool") or \
+                _borrowed(x) is not None and _borrowed(y) is not None and \
                 types.get(_borrowed(x)) is not None and \
                 types.get(_borrowed(x)) == types.get(_borrowed(y)):
             args.append(L["IfExpr"](fresh_copy(e.cond), False,

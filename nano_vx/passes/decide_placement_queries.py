@@ -33,9 +33,11 @@ the value lives, which its type says: a tensor's space, a pinned value's topolog
 for any other. A variable a `let` binds to such a query and that is only compared so is
 compared the same way, and its `let` goes (`let p = t.topology(); p == None` is `false`).
 So is a query of a local a `let` binds to a call of a closure a `let` binds and only calls,
-whose body's value is a tensor sent by `transfer` to a `Memory::M`, which is where the
-interpreter holds it, wherever the closure runs (`let far = || transfer(t, Memory::GPU_HBM);
-let got = far(); got.topology() == None` is `false`, `far()` still called).
+whose body (with no `return`) gives a tensor sent by `transfer` to a `Memory::M`, made by a
+constructor or held by a local whose type places it, which is where the interpreter holds
+it, wherever the closure runs (`let far = || transfer(t, Memory::GPU_HBM); let got = far();
+got.topology() == None` is `false`, `far()` still called; `let near = ||
+Tensor<f32, [4]>::fill(3.0);` makes its tensor in `Memory::CPU_DRAM`).
 A query of another expression, of a type placing it where no number or name says, or used
 otherwise (printed, a variable it is bound to printed or assigned, which
 flag-assigned-placement-queries makes flags where it can) is left, and the native-code
@@ -126,17 +128,26 @@ def _placement(run, e):
 
 
 def _sent(st, body):
-    """The space `transfer` sends the tensor body's value is to, where it is one, else None."""
+    """The space the tensor that is body's value lives in, where the body gives only that
+    value (no `return`) and it is sent by `transfer` to a `Memory::M`, made by a constructor
+    or a local whose type says its space (as the interpreter places it, by the type written
+    there, wherever the closure runs), else None."""
     e = body.value
-    if e is None or e._prod != "Transfer" or e.dest._prod != "MemRef":
+    if e is None or any(n._prod == "Return" for n in descendants(body)):
         return None
-    value = e.value
-    if value._prod == "Local":
-        ty = st.types.get(value.name)
-        tensor = ty is not None and ty._prod == "TensorType"
-    else:
-        tensor = value._prod in ("TensorNew", "TensorLit")
-    return e.dest.name if tensor else None
+    if e._prod != "Transfer":
+        return _made_space(st, e)
+    if e.dest._prod != "MemRef":
+        return None
+    return e.dest.name if _made_space(st, e.value) is not None else None
+
+
+def _made_space(st, e):
+    """The space of the tensor e, a constructor or a local of a tensor type, else None."""
+    if e._prod in ("TensorNew", "TensorLit"):
+        return _space(e.type, st.holds)
+    ty = st.types.get(e.name) if e._prod == "Local" else None
+    return _space(ty, st.holds) if ty is not None and ty._prod == "TensorType" else None
 
 
 def _space(ty, holds):

@@ -149,12 +149,13 @@ def _lending(fn, making: frozenset) -> int | None:
 
 
 def _fresh(fn, values: list) -> set:
-    """The locals of fn a `let` binds to a tensor it makes, read only by elements and as
-    what fn returns (`values`): no one else holds their buffer."""
+    """The locals of fn a `let` (or a `let mut`) binds to a tensor it makes, read (and
+    written) only by elements and as what fn returns (`values`), never assigned whole: no
+    one else holds their buffer."""
     lets: dict = {}
     for n in descendants(fn.body):
         if n._prod == "Let":
-            lets[n.name] = None if n.name in lets or n.mutable else n.value
+            lets[n.name] = None if n.name in lets else n.value
     made = {x for x, v in lets.items() if v is not None and v._prod in MADE}
     safe = {id(n.base) for n in descendants(fn.body) if n._prod == "Index"} | \
         {id(v) for v in values}

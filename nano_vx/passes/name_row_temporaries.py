@@ -64,9 +64,11 @@ bitwise operators (a shift's left) and a negation, a `let`'s, a `return`'s or a 
 value's result type (`let z: i64 = (1 << 40) + first(&made()[1]);`), or, with no such
 type, the other operand's that declared types say: a call's declared result or a cast's
 type, or an operator's value of such an operand beside literals (`print((1 << 40) +
-first(..))`, `print((1 << 40) == first(&made()[1]) + 5)`). Elsewhere (a variable a call may
-change, read before the call; `both((1 << 40) == y, &made()[1])`, whose shift only the
-variable types, which no declared type of this pass says) it stays, and
+first(..))`, `print((1 << 40) == first(&made()[1]) + 5)`), or a comparison, whose bool no
+place types (`both((1 << 40) == y, &made()[1])` is `let arg = (1 << 40) == y; ..`, the
+shift taking y's type there too). Elsewhere (a variable a call may change, read before the
+call; `grow((1 << 40) + y, &made()[1])` of an i64 parameter, whose shift the parameter
+types, where a `let` of no written type would type it as y's) it stays, and
 check-native-subset refuses it. Each tensor a statement takes a row of is named so in
 turn, the next after what the statement computes up to it. The statements are a `let`, an
 expression statement, a `return`, an assignment to a variable (a compound one's variable
@@ -190,14 +192,18 @@ def _held(run, e, held: list, hint):
 
 def _holdable(run, e) -> bool:
     """Whether a `let` holds what e gives as e gives it where it is: a call of a function of
-    the program that returns a value, a cast, an element or row of a variable, or an
-    operator none of whose literals takes its type from where the value goes (`1 << 40`
-    given to an i64 parameter)."""
+    the program that returns a value, a cast, an element or row of a variable, a comparison,
+    or an operator none of whose literals takes its type from where the value goes (`1 <<
+    40` given to an i64 parameter)."""
     if e._prod == "Call":
         return e.callee._prod == "Global" and run.state.results.get(e.callee.name) is not None
     if e._prod == "Index":
         return all(_holdable(run, n) or n._prod in LITERALS or n._prod == "Local"
                    for n in (e.base, e.index))
+    if e._prod == "Binary" and e.op in _COMPARISONS:
+        # its value is a bool, which no place types, and its operands' literals take the
+        # other operand's type, in the `let` as where it is (`(1 << 40) == y` of an i64 y)
+        return True
     if e._prod in ("Binary", "Unary"):
         return not (e._prod == "Binary" and e.op in ("&&", "||")) and not typed_by_place(e)
     # a constant whose first read prints or stops: read by the `let`, before the tensor

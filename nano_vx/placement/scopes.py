@@ -8,8 +8,8 @@ from dataclasses import dataclass, field
 
 from ..languages.lsrc import DESCRIPTIONS
 from ..languages.lrouted import Lrouted
-from ..nanopass import Analysis
-from .typer import Typer, join, literal, settle, written
+from ..nanopass import Analysis, descendants
+from .typer import Typer, join, literal, settle, show, written
 from .types import HOST, OPAQUE, TEXT, Machine
 
 
@@ -60,6 +60,7 @@ class _Binding:
     scopes: dict[str, Scope] = field(default_factory=dict)  # by function name
     scope: Scope | None = None  # the function being walked
     loose: bool = False  # a local bound to a literal or a string, without a written type
+    given: dict = field(default_factory=dict)  # a closure's parameter -> the type calls give
 
 
 def scopes_of(program, typer: Typer, *, loose: bool = False) -> dict[str, Scope]:
@@ -68,7 +69,8 @@ def scopes_of(program, typer: Typer, *, loose: bool = False) -> dict[str, Scope]
     type is text, to a typer that knows strings (infer-placement leaves its type open). With
     `loose`, as the type checks bind: a local bound so to an unsuffixed literal has the
     literal's type, whatever integer (or float) it meets, as in Rust, where `let n = 0;` is
-    whatever integer its uses make it."""
+    whatever integer its uses make it; and a closure's parameter of no written type has the
+    scalar type every call gives it (_given), as if written."""
     return _bind_locals.collect(program, state=_Binding(typer, loose=loose)).scopes
 
 
@@ -92,10 +94,48 @@ def _program(run, node):
 
 @_bind_locals.on("Fn")
 def _fn(run, node):
-    typer = run.state.typer
-    scope = Scope(typer.fresh(), here=[typer.functions[node.name].space])
-    run.state.scopes[node.name] = run.state.scope = scope
-    run.descend(node)
+    st = run.state
+    st.given = {}
+    # a closure's argument may be another closure's parameter, given a type so: bound again
+    # while that gives more, at most once per parameter
+    params = sum(len(n.params) for n in descendants(node.body) if n._prod == "Closure")
+    for _ in range(params + 1):
+        scope = Scope(st.typer.fresh(), here=[st.typer.functions[node.name].space])
+        st.scopes[node.name] = st.scope = scope
+        run.descend(node)
+        given = _given(node, scope) if st.loose else {}
+        if given == st.given:
+            return
+        st.given = given
+
+
+def _given(fn, scope: Scope) -> dict:
+    """{a parameter of no written type of a closure a `let` binds once and that is only
+    called: the scalar type (of no literal) every call gives it, the same}: the language
+    types it so, as if written (`|q| { let m: i64 = q * 2; m }` called with an i32 `y` makes
+    q an i32, whose `q * 2` the i64 `let` refuses), where its calls give it values of other
+    types or literals it is left open."""
+    nodes = list(descendants(fn.body))
+    callees = {id(n.callee) for n in nodes if n._prod == "Call"}
+    lets = [n.name for n in nodes if n._prod == "Let"]
+    given = {}
+    for let in (n for n in nodes if n._prod == "Let" and n.value._prod == "Closure"):
+        uses = [n for n in nodes if n._prod == "Local" and n.name == let.name]
+        params = let.value.params
+        calls = [n for n in nodes if n._prod == "Call" and n.callee._prod == "Local" and
+                 n.callee.name == let.name]
+        if let.mutable or lets.count(let.name) != 1 or not calls or \
+                any(id(u) not in callees for u in uses) or \
+                any(len(c.args) != len(params) for c in calls):
+            continue
+        for k, param in enumerate(params):
+            types = {show(t): t for t in (scope.typer.of(c.args[k], scope.here[0])
+                                              for c in calls)}
+            t = next(iter(types.values()))
+            if param.type is None and len(types) == 1 and not literal(t) and \
+                    t._prod == "Scalar":
+                given[param.name] = t
+    return given
 
 
 @_bind_locals.on("ConstItem")
@@ -108,7 +148,8 @@ def _const(run, node):
 
 @_bind_locals.on("Param")
 def _param(run, node):
-    run.state.scope.bind(node.name, node.type if node.type is not None else OPAQUE)
+    run.state.scope.bind(node.name, node.type if node.type is not None else
+                         run.state.given.get(node.name, OPAQUE))
 
 
 @_bind_locals.on("Let")

@@ -14,19 +14,21 @@ from .literal_hints import UNFIXED, literal_kinds, through
 from .signatures import written
 
 
-def plain_locals(fn, seeded: frozenset = frozenset()) -> set:
+def plain_locals(fn, seeded: frozenset = frozenset(), typed: bool = True) -> set:
     """The locals in which the interpreter holds a plain i32 or f64: one of those types a
     `let` writes (what else the front end lets a program give it, it converts), or one of no
     written type whose `let` and every assignment give it plain values (a literal, another
     such local, arithmetic or an `if` of those) and that is not lent `&mut`, and a loop's
-    variable counting between plain values; `seeded`: names (parameters) taken as plain."""
+    variable counting between plain values; `seeded`: names (parameters) taken as plain.
+    Without `typed`, only those no written type types: the plain values of the language,
+    where a `let` of a written i32 holds an i32."""
     lets = [n for n in descendants(fn) if n._prod == "Let"]
     assigned: dict = {}
     for n in descendants(fn):
         if n._prod == "Assign" and n.target._prod == "Local":
             assigned.setdefault(n.target.name, []).append(n.value)
     typed = {n.name for n in lets if written(n) and n.type._prod == "Scalar"
-             and n.type.name in UNFIXED.values()}
+             and n.type.name in UNFIXED.values()} if typed else set()
     # a local lent `&mut` is given what is written through the reference, not only plain values
     lent = {n.value.name for n in descendants(fn) if n._prod == "Borrow" and n.mutable and
             n.value._prod == "Local"}
@@ -171,27 +173,15 @@ def retyped_plain_parameter(fn, solved: dict, plain: set):
     return None
 
 
-def literal_parameters(fn) -> dict:
+def plain_parameters(fn) -> dict:
     """The parameters of no written type (name -> Param) of the closures a `let` binds and
-    that are only called, every call of which gives them an unsuffixed literal, or a local
-    of no written type given only such literals: the interpreter holds each as the plain i32
-    or f64 of its literals. A local of a written type gives a value of that type."""
-    lets = {n.name: n for n in descendants(fn) if n._prod == "Let"}
-    assigned: dict = {}
-    for n in descendants(fn):
-        if n._prod == "Assign" and n.target._prod == "Local":
-            assigned.setdefault(n.target.name, []).append(n.value)
-
-    def literal(e) -> bool:
-        return e._prod == "Float" or integer_literal(_negated(e)) is not None and held(e, "i32")
-
-    def given(e) -> bool:
-        if e._prod != "Local":
-            return literal(e)
-        let = lets.get(e.name)
-        return let is not None and not written(let) and literal(let.value) and \
-            all(literal(v) for v in assigned.get(e.name, ()))
-    return _closure_parameters(fn, given)
+    that are only called, every call of which gives them a plain value no written type
+    types: an unsuffixed literal, a local of no written type given only such values, or
+    arithmetic or an `if` of those (`sq(k * 2)` of `let k = 50000;`): the interpreter holds
+    each as the plain i32 or f64 of its literals. A local of a written type gives a value of
+    that type."""
+    plain = plain_locals(fn, typed=False)
+    return _closure_parameters(fn, lambda e: _plain_value(e, plain))
 
 
 def _closure_parameters(fn, given) -> dict:

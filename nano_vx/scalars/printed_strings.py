@@ -108,8 +108,9 @@ def slot(s, fn, ranks: dict) -> str | None:
     its place a local (a compound assignment, `k += ..`, reads k before its value: one that
     nothing the value calls could change, no closure capturing it and no `&mut` lending it),
     or an element of a tensor local nothing the value calls could change and the value does
-    not name unless at literal indices within its extents (_element: the interpreter
-    locates the element, its indices computed and checked, before the value), and no literal in it typed by the place (`x = (1 << 40) +
+    not name unless at literal indices within its extents or at indices a read before the
+    statement checks (_element: the interpreter locates the element, its indices computed
+    and checked, before the value), and no literal in it typed by the place (`x = (1 << 40) +
     ..` of an i64 x), which a `let` before the statement would type otherwise."""
     if s._prod not in SLOTS:
         return None
@@ -135,9 +136,10 @@ def _changeable(fn, name: str) -> bool:
 def _element(s, fn, ranks: dict) -> bool:
     """Whether assignment s writes an element (an index per extent) of a tensor local that
     nothing its value calls could change, nor the value names unless the element is
-    quiet_element's: `let place = &mut t[i];` before the statement then locates it where
-    the interpreter does, and `*place = ..` writes it (a loan the value's read of the local
-    would meet, so for a quiet element the statement writes it as it is). The local is a
+    quiet_element's or checked_element's: `let place = &mut t[i];` before the statement
+    then locates it where the interpreter does, and `*place = ..` writes it (a loan the
+    value's read of the local would meet, so for a quiet or checked element the statement
+    writes it as it is). The local is a
     `let`'s of a tensor made other than by `::uninit()`, never assigned whole:
     track-uninit-elements follows no reference to an element."""
     base, depth = s.target, 0
@@ -147,8 +149,25 @@ def _element(s, fn, ranks: dict) -> bool:
         return False
     made = _made(fn, base.name)
     return made is not None and (
-        quiet_element(s.target, fn) or
+        quiet_element(s.target, fn) or checked_element(s, fn) or
         not any(n._prod == "Local" and n.name == base.name for n in descendants(s.value)))
+
+
+def checked_element(s, fn) -> bool:
+    """Whether assignment s writes an element of a tensor its value reads, at indices each
+    a literal or a local that nothing the value calls could change, the value assigning
+    nothing itself: a read of the element before the statement (`let checked = t[i];`)
+    computes and checks its indices where the interpreter locates it, stopping as the
+    assignment would, and the statement writes it as it is, after the value (the tensor is
+    one _made makes, so the element read is a value)."""
+    indices, base = [], s.target
+    while base._prod == "Index":
+        indices.append(base.index)
+        base = base.base
+    return all(i._prod == "Int" or i._prod == "Local" and not _changeable(fn, i.name)
+               for i in indices) and \
+        any(n._prod == "Local" and n.name == base.name for n in descendants(s.value)) and \
+        not any(n._prod == "Assign" for n in descendants(s.value))
 
 
 def quiet_element(target, fn) -> bool:

@@ -865,14 +865,15 @@ def test_a_variable_taking_a_result_made_or_lent_gives_back_its_own(tmp_path, ca
 
 
 # A function saying through a flag of its own whether it returned its parameter's tensor,
-# its made one a call's (`return made(k);`, of a `let mut` flag-maybe-lent-tensors does not
-# follow, so the flag is the program's own): the caller reads the made tensor only on the
-# flag's false branch, whose blocks join the true branch's after; it is given back on the
-# way from its last read to the join (drop-made-flagged-results). 3,000 turns of 1 MiB.
+# its made one a call's (`return made(k);`, of a `let mut` it may assign whole, which
+# flag-maybe-lent-tensors does not follow, so the flag is the program's own): the caller
+# reads the made tensor only on the flag's false branch, whose blocks join the true branch's
+# after; it is given back on the way from its last read to the join
+# (drop-made-flagged-results). 3,000 turns of 1 MiB.
 JOINED = """
 fn made(k: f32) -> Tensor<f32, [262144]> {
     let mut m = Tensor<f32, [262144]>::fill(k);
-    m[3] = k;
+    if k > 5.0 { m = Tensor<f32, [262144]>::fill(5.0); }
     m
 }
 

@@ -31,11 +31,13 @@ def test_a_refusal_leaves_the_tree_as_it_was_for_the_interpreter():
     assert ran.after is ran.before
 
 
-# check-casts refuses these where the types are written; a closure's parameters are typed only
-# by its calls, so the inference judges them again once every call is seen.
+# check-casts refuses these where the types are written, or given alike by every call of a
+# closure only called (`let g = |b| b as f32; print(g(true));` is E3011); a closure's other
+# parameters are typed only by its calls, so the inference judges them again once every call
+# is seen.
 @pytest.mark.parametrize("text,what", [
     ("let f = |n| n as bool; print(f(5));", "a cast of _ to bool"),
-    ("let g = |b| b as f32; print(g(true));", "a cast of bool to f32"),
+    ("let g = |b| b as f32; let k = g; print(k(true));", "a cast of bool to f32"),
     # number-texts leaves the strings of a program printing one a call computes where no
     # `let` can go before it (in the value of an assignment to an element); the gate refuses
     # them in their own words
@@ -45,7 +47,7 @@ def test_a_refusal_leaves_the_tree_as_it_was_for_the_interpreter():
      " let g = |r| r[0]; let n = c && g(if c { t[0] } else { u[1] }) > 0;",
      "a row of a tensor used other than printed, given or lent to a function, bound by a "
      "`let` or returned"),
-    ("let h = |x| -x; let y: u8 = 3; print(h(y));", "'-' on u8"),
+    ("let h = |x| -x; let y: u8 = 3; print(h(y)); print(h(4));", "'-' on u8"),
     ("let k = |a, b| a & b; print(k(1.5, 1.0));", "'&' on f64"),
 ])
 def test_what_native_code_would_compute_differently_is_refused(text, what):

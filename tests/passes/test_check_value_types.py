@@ -28,6 +28,8 @@ REFUSED = {
                               "{float}"),
     "main_result": ("E3009", "'main' returns f64, but its result is the program's exit "
                              "status, an integer"),
+    "closure_parameter_typed_by_its_calls": ("E3001", "'m' is declared i64, but its value is "
+                                                      "i32"),
 }
 
 
@@ -142,6 +144,22 @@ def test_a_string_goes_to_print_to_an_assert_and_to_a_variable_of_its_own():
 def test_a_closures_return_is_not_the_functions():
     text = "fn f() -> i32 { let g = |x: i32| { return 2.5; }; 1 }\nfn main() { print(f()); }"
     assert not run_front(text, check_value_types).diagnostics.items
+
+
+# A closure's parameter of no written type has the type every call of the closure (bound by
+# a `let`, only called) gives it alike, as if written; a literal at one call, values of two
+# types, a copy of the closure or a `let mut` leave it open, not judged.
+@pytest.mark.parametrize("let, calls, codes", [
+    ("let", "print(dbl(y)); print(dbl(y + 1));", ["E3001"]),
+    ("let", "print(dbl(y)); print(dbl(5));", []),
+    ("let", "let z: i64 = 1; print(dbl(y)); print(dbl(z));", []),
+    ("let", "let k = dbl; print(k(y));", []),
+    ("let mut", "print(dbl(y));", []),
+])
+def test_a_closure_parameter_is_typed_by_its_calls_alike(let, calls, codes):
+    text = (f"fn main() {{\n    {let} dbl = |q| {{ let m: i64 = q * 2; m }};\n"
+            f"    let y: i32 = 7;\n    {calls}\n}}\n")
+    assert run_front(text, check_value_types).diagnostics.codes() == codes
 
 
 def test_a_return_in_a_spawn_is_judged_against_the_blocks_value_not_the_functions():

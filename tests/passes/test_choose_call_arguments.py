@@ -38,9 +38,12 @@ def test_borrows_given_differently_are_chosen_and_the_rest_kept():
     assert "let r1: &Tensor<i32, [2], Memory::CPU_DRAM> = @first(if c {\n" \
         "                &a\n            } else {\n                &b\n            }, if c {\n" \
         "                &b\n            } else {\n                &a\n            }, i);" in text
-    # a condition that may stop, literals given differently, references held by locals
+    # literals given differently are chosen too
+    assert "}, if c {\n                &b\n            } else {\n                &a\n" \
+        "            }, if c {\n                2\n            } else {\n                3\n" \
+        "            });" in text
+    # a condition that may stop, references held by locals
     assert "let r2: &Tensor<i32, [2], Memory::CPU_DRAM> = if i % 2 == 0 {" in text
-    assert "let r6: &Tensor<i32, [2], Memory::CPU_DRAM> = if c {" in text
     assert "= if k > 1 && k < 5 {" in text
 
 

@@ -66,17 +66,18 @@ def test_a_tensor_a_call_gave_is_the_result_and_the_one_made_is_copied():
 
 
 def test_a_second_tensor_another_may_hold_is_refused_then_repaired():
-    # What `maybe` returns on its other path a call made and wrote, held by a `let mut`: no
-    # flag tells it apart.
-    ran = run_front(CASES / "e5010_maybe_lent_or_made_by_a_call_writing_it.vx", copy_out_tensors)
+    # What `maybe` returns on its other path a call made, held by a `let mut` it may assign
+    # whole: no flag tells it apart.
+    ran = run_front(CASES / "e5010_maybe_lent_or_made_by_a_call_assigning_it.vx",
+                    copy_out_tensors)
     assert [(d.code, d.message.split(" (in")[0]) for d in ran.diagnostics.items] == [
         ("E5010", f"native code does not lower {SHARED} (its copy would not be the same "
                   "tensor)")]
     verify(ran.after, Lsplit)  # given back as the interpreter runs it: `*ret_b = ..`
-    assert _printed(ran.before) == _printed(ran.after) == "[2, 3]\n[7, 5]\n"
-    status, printed, err = run_cli(CASES / "e5010_maybe_lent_or_made_by_a_call_writing_it.vx")
-    assert (status, printed) == (0, "[2, 3]\n[7, 5]\n") and "warning[W5001]" in err
-    repaired = CASES / "e5010_maybe_lent_or_made_by_a_call_writing_it_repaired.vx"
+    assert _printed(ran.before) == _printed(ran.after) == "[2, 2]\n[7, 5]\n"
+    status, printed, err = run_cli(CASES / "e5010_maybe_lent_or_made_by_a_call_assigning_it.vx")
+    assert (status, printed) == (0, "[2, 2]\n[7, 5]\n") and "warning[W5001]" in err
+    repaired = CASES / "e5010_maybe_lent_or_made_by_a_call_assigning_it_repaired.vx"
     assert not run_front(repaired, copy_out_tensors).diagnostics.items
     assert_native_as_interpreted(repaired)
 

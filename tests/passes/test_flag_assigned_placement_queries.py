@@ -63,7 +63,7 @@ def test_a_query_variable_compared_with_a_query_of_a_call_is_never_equal_after_t
 
 def test_a_query_of_a_closure_call_compared_with_an_option_is_left_for_the_gate():
     assert_refused_then_repaired(
-        CASES / "e5010_query_of_a_closure_call_made_there_compared_with_an_option.vx",
+        CASES / "e5010_query_of_a_closure_call_returning_early_compared_with_an_option.vx",
         check_native_subset, "E5010", "the method call .topology()")
 
 

@@ -57,7 +57,9 @@ def test_a_result_a_lending_call_gave_hands_on_its_flag():
 
 
 PROGRAM = """struct Both {{ a: Tensor<i32, [2]>, b: Tensor<i32, [2]> }}
-fn made(k: i32) -> Tensor<i32, [2]> {{ let mut m = Tensor<i32, [2]>::fill(k); m[0] = k; m }}
+fn made(k: i32) -> Tensor<i32, [2]> {{
+    let mut m = Tensor<i32, [2]>::fill(k); if k > 5 {{ m = Tensor<i32, [2]>::fill(5); }} m
+}}
 fn maybe(x: &mut Tensor<i32, [2]>, k: i32) -> Tensor<i32, [2]> {{ {maybe} }}
 fn wrap(x: &mut Tensor<i32, [2]>, z: &mut Tensor<i32, [2]>) -> Both {{ {wrap} }}
 fn main() {{
@@ -73,9 +75,10 @@ WRAP = "Both { a: maybe(z, 0), b: maybe(x, 2) }"
 CALL = "let p = wrap(&mut t, &mut u);"
 
 
-# A tensor a call made and wrote by a `let mut`, or a local another holds too, returned
-# beside the one lent; the tensor taken read whole besides being given back; a call of the
-# function giving it back lending no variable: given back as it was (copy-out-tensors refuses each).
+# A tensor a call made, held by a `let mut` it may assign whole, or a local another holds
+# too, returned beside the one lent; the tensor taken read whole besides being given back; a
+# call of the function giving it back lending no variable: given back as it was
+# (copy-out-tensors refuses each).
 @pytest.mark.parametrize("maybe, wrap, call", [
     ("if k > 1 { return made(k); } *x", WRAP, CALL),
     ("if k > 1 { let m = Tensor<i32, [2]>::fill(k); let n = m; return n; } *x", WRAP, CALL),

@@ -15,7 +15,7 @@ from front import (_printed, assert_native_as_interpreted, assert_prints_the_sam
 
 CASES = Path(__file__).parent / "cases" / "split_chosen_tensor_references"
 NAMES = sorted(p.stem for p in CASES.glob("*.vx") if not p.stem.startswith("e5010"))
-FIVE = CASES / "e5010_five_references_chosen_between_calls_given_other_literals.vx"
+FIVE = CASES / "e5010_five_references_chosen_between_calls_given_other_sums.vx"
 
 
 @pytest.mark.parametrize("case", NAMES)
