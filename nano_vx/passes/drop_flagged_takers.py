@@ -28,11 +28,16 @@ tensor made (a constructor, a transfer, a call of a function returning only what
 to `!lent_r` after a call with a result flag, false after any other and after a drop
 drop-replaced-buffers made (just before an assignment replacing a buffer of its own); where the variable's liveness, those drops counting as
 reads, says it is read no more, as insert-drops places a drop, `branch owns` leads to a
-block dropping it (a tensor made and never read is dropped at once). It is for a variable
+block dropping it (a tensor made and never read is dropped at once). A tensor moved in from
+a local bound to one made earlier in the assignment's block and named nowhere else counts
+as made (`let agg#1 = T::fill(..); c_Full_0 = agg#1;` of `c = Buf::Full(..)` after
+scalarize-aggregates, a `Buf::Empty`'s placeholder too): so an enum variable given its
+parameter's tensor, then made ones, drops those. It is for a variable
 dropped nowhere else (but there), given at least one tensor made and one other, whose
 buffer nothing else holds: read by elements, printed, passed to a call that cannot hand it
 on or to a parameter its callee only reads and writes elements of, never returned, and no
-assignment of it reading it.
+assignment of it reading it; a `return` whose value reads it so is computed into a `let`
+first, the drop after it.
 """)
 
 
