@@ -5,8 +5,8 @@ so it runs the output as it ran the input."""
 
 from __future__ import annotations
 
-from ..backend.buffers import (defines, flags_lent, fresh_results, kept_ranks, lent, live_in,
-                               makes_fresh, reads, result_flagging, tensor_ranks)
+from ..backend.buffers import (defines, flags_lent, fresh_lets, fresh_results, kept_ranks, lent,
+                               live_in, makes_fresh, reads, result_flagging, tensor_ranks)
 from ..languages.ldrops import Ldrops as L
 from ..nanopass import Pass
 from ..nanopass.verify import descendants
@@ -28,11 +28,16 @@ tensor made (a constructor, a transfer, a call of a function returning only what
 to `!lent_r` after a call with a result flag, false after any other and after a drop
 drop-replaced-buffers made (just before an assignment replacing a buffer of its own); where the variable's liveness, those drops counting as
 reads, says it is read no more, as insert-drops places a drop, `branch owns` leads to a
-block dropping it (a tensor made and never read is dropped at once). It is for a variable
+block dropping it (a tensor made and never read is dropped at once). A tensor moved in from
+a local bound to one made earlier in the assignment's block and named nowhere else counts
+as made (`let agg#1 = T::fill(..); c_Full_0 = agg#1;` of `c = Buf::Full(..)` after
+scalarize-aggregates, a `Buf::Empty`'s placeholder too): so an enum variable given its
+parameter's tensor, then made ones, drops those. It is for a variable
 dropped nowhere else (but there), given at least one tensor made and one other, whose
 buffer nothing else holds: read by elements, printed, passed to a call that cannot hand it
 on or to a parameter its callee only reads and writes elements of, never returned, and no
-assignment of it reading it.
+assignment of it reading it; a `return` whose value reads it so is computed into a `let`
+first, the drop after it.
 """)
 
 
@@ -75,6 +80,7 @@ class _Takers:
         self.fn, self.fresh, self.kept, self.elementwise = fn, fresh, kept, elementwise
         self.flagged = flagged  # the functions whose result flag says it is not their own
         self.ranks = tensor_ranks(fn)
+        self.moved = _moved_in(fn, fresh)
         self.names = {n.name for n in descendants(fn) if n._prod in ("Local", "Let", "Param")}
         self.next_label = max(int(b.label[2:]) for b in fn.blocks) + 1
 
@@ -112,18 +118,23 @@ class _Takers:
                     if x in reads(s, {x: {x}}):
                         return False
                     both = _result_flag(s.value, self.flagged) is not None
-                    if both or makes_fresh(s.value, self.fresh):
+                    if both or self._made(s.value):
                         made += 1
-                    if both or not makes_fresh(s.value, self.fresh):
+                    if both or not self._made(s.value):
                         other += 1
                 elif s._prod in ("Let", "Assign") and self._held(s.value, x):
                     return False
                 if any(n._prod == "Borrow" and x in _named(n) for n in descendants(s)):
                     return False
             if b.exit._prod == "Return" and b.exit.value is not None and \
-                    x in _named(b.exit.value):
+                    self._held(b.exit.value, x):
                 return False
         return bool(made and other)
+
+    def _made(self, value) -> bool:
+        """Whether value is a buffer made for the variable given it: made there, or moved
+        from a local bound to one made just before."""
+        return makes_fresh(value, self.fresh) or value._prod == "Local" and value.name in self.moved
 
     def _held(self, value, x: str) -> bool:
         """Whether what `value` computes may be x's buffer or a place in it: x is named
@@ -139,8 +150,9 @@ class _Takers:
 
     def _flagged(self, fn, x: str, owns: str):
         span = fn.span
-        blocks = [b.replace(stmts=tuple(_set_after(b.stmts, x, owns, self.fresh, self.flagged)))
-                  for b in fn.blocks]
+        blocks = [self._returned_first(b.replace(stmts=tuple(
+            _set_after(b.stmts, x, owns, self._made, self.flagged))), x, fn.ret)
+            for b in fn.blocks]
         start = L["Let"](owns, True, L["Scalar"]("bool", span=span),
                          L["Bool"](False, span=span), span=span)
         blocks[0] = blocks[0].replace(stmts=(start, *blocks[0].stmts))
@@ -162,6 +174,16 @@ class _Takers:
             out.extend(self._within(b, exit_node, x, owns, x in held))
         return fn.replace(blocks=tuple(out + edges))
 
+    def _returned_first(self, b, x: str, ret):
+        """Block b, its `return`'s value computed first into a `let` of its own where it
+        reads x, so that x may be dropped after that read and before the `return`."""
+        if b.exit._prod != "Return" or b.exit.value is None or x not in _named(b.exit.value):
+            return b
+        span, name = b.exit.span, self._fresh_name("returned")
+        let = L["Let"](name, False, ret, b.exit.value, span=span)
+        return b.replace(stmts=(*b.stmts, let),
+                         exit=b.exit.replace(value=L["Local"](name, span=span)))
+
     def _within(self, b, exit_node, x: str, owns: str, held: bool) -> list:
         """Block b cut after each statement after which x is dead, the rest reached through
         a block dropping x where `owns` is set; but a buffer given and never read is dropped
@@ -174,7 +196,7 @@ class _Takers:
             read, defined = dropped or x in reads(s, {x: {x}}), x in defines(s)
             if read and not live and not dropped:
                 cuts.append(i + 1)
-            elif defined and not live and makes_fresh(s.value, self.fresh):
+            elif defined and not live and self._made(s.value):
                 at_once.add(i + 1)  # after the flag's assignment that follows it
             live = read or live and not defined
         cuts.reverse()
@@ -204,6 +226,31 @@ class _Takers:
         return f"bb{self.next_label - 1}"
 
 
+def _moved_in(fn, fresh: frozenset) -> frozenset:
+    """The locals bound once to a tensor made (`let agg#1 = T::fill(..);` of an enum's
+    part) whose one other mention is an assignment of a variable, whole, later in the
+    block of that `let`: each run of the block hands the variable a new buffer, which
+    nothing else names, so the variable may own it as one made for it."""
+    made, mentions = fresh_lets(fn, fresh), {}
+    for n in descendants(fn):
+        if n._prod == "Local":
+            mentions[n.name] = mentions.get(n.name, 0) + 1
+        elif n._prod in ("Drop", "DropApart"):
+            for name in {n.name, getattr(n, "kept", n.name)}:
+                mentions[name] = mentions.get(name, 0) + 2  # another pass drops it
+    out = set()
+    for b in fn.blocks:
+        bound = set()
+        for s in b.stmts:
+            if s._prod == "Let" and made.get(s.name) is s:
+                bound.add(s.name)
+            elif s._prod == "Assign" and s.op == "=" and s.target._prod == "Local" and \
+                    s.value._prod == "Local" and s.value.name in bound and \
+                    mentions.get(s.value.name) == 1:
+                out.add(s.value.name)
+    return frozenset(out)
+
+
 def _named(node) -> set:
     return {n.name for n in descendants(node) if n._prod == "Local"}
 
@@ -220,7 +267,7 @@ def _result_flag(value, flagged: frozenset) -> str | None:
     return None
 
 
-def _set_after(stmts, x: str, owns: str, fresh: frozenset, flagged: frozenset):
+def _set_after(stmts, x: str, owns: str, made, flagged: frozenset):
     """The statements, the flag set after each giving x a buffer (to the call's result flag
     negated where it has one), and unset after a drop of it (drop-replaced-buffers' before
     an assignment replacing it)."""
@@ -231,7 +278,7 @@ def _set_after(stmts, x: str, owns: str, fresh: frozenset, flagged: frozenset):
             span = s.span
             owned = L["Unary"]("!", "bool", L["Local"](
                 flag, span=span), span=span) if flag is not None else L["Bool"](
-                s._prod != "Drop" and makes_fresh(s.value, fresh), span=span)
+                s._prod != "Drop" and made(s.value), span=span)
             yield L["Assign"](L["Local"](owns, span=span), "=", owned, span=span)
 
 

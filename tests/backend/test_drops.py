@@ -1041,3 +1041,47 @@ fn main() {
 @pytest.mark.parametrize("call", ["swapped", "rotated"])
 def test_tensors_a_function_hands_around_are_given_back_before_it_returns(tmp_path, call):
     _assert_given_back(tmp_path, HANDED_AROUND.replace("CALL", call), "20000")
+
+
+# An enum variable given its parameter's tensor, then one made on every turn (bound to a
+# local of the `if` or the `Buf::Full(..)` scalarize-aggregates makes, then moved into the
+# variable's part), read by a function or a closure's `match`: the part holds the caller's
+# buffer first, so insert-drops owns none of them; drop-flagged-takers flags those made for
+# it, the placeholder of `Buf::Empty` too, and gives them back.
+ENUM_TAKEN = """
+enum Buf { Empty, Full(Tensor<f32, [262144]>) }
+
+fn size(b: &Buf) -> f32 {
+    match b { Buf::Full(t) => t[0], Buf::Empty => 0.0f32 }
+}
+
+fn run(b: Buf) -> f32 {
+    let read = |b: Buf| match b { Buf::Full(t) => t[0], Buf::Empty => 0.0f32 };
+    let mut c = b;
+    let mut s = 0.0f32;
+    for i in 0..20000 {
+        BODY
+    }
+    s + read(c)
+}
+
+fn main() {
+    print(run(Buf::Empty));
+}
+"""
+ENUM_TAKERS = {
+    "read by a function": ("20000", "s = s + size(&c); "
+                                    "c = Buf::Full(Tensor<f32, [262144]>::fill(1.0f32));"),
+    "read by a closure": ("20000", "s = s + read(c); "
+                                   "c = Buf::Full(Tensor<f32, [262144]>::fill(1.0f32));"),
+    "a match choosing it": ("10000", "s = s + read(c); c = match i % 2 { 0 => "
+                                     "Buf::Full(Tensor<f32, [262144]>::fill(1.0f32)), "
+                                     "_ => Buf::Empty };"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(ENUM_TAKERS))
+def test_an_enum_variable_given_its_parameters_tensor_then_made_ones_gives_those_back(
+        tmp_path, case):
+    printed, body = ENUM_TAKERS[case]
+    _assert_given_back(tmp_path, ENUM_TAKEN.replace("BODY", body), printed)

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from nano_vx.backend.buffers import defines
 from nano_vx.dump.text import to_text
 from nano_vx.passes.drop_flagged_takers import drop_flagged_takers
 from front import assert_native_as_interpreted, assert_prints_the_same, run_front
@@ -149,3 +150,49 @@ def test_handwritten_a_drop_of_an_earlier_pass_ends_the_buffer(run_pass):
     (way_in,) = [b for b in main.blocks if b.exit._prod == "Branch"
                  and last.label == b.exit.then]
     assert way_in.exit.cond.name == "x_owns#0"
+
+
+# x is given its parameter's tensor, then on every turn a local's made just before in the
+# same block and named nowhere else: that buffer is x's own (flag set), the parameter's is
+# not; the `return` reading x computes its value into a `let` first, x dropped after it.
+# y, given `early` on every turn, would hold one buffer twice: not one made for it, so not
+# flagged.
+MOVED_IN = """
+    // IL: Ldrops
+    fn run(p: Tensor<i32, [2]>, n: i32) -> i32 cells x, y, i {
+    bb0:
+        let mut x: Tensor<i32, [2]> = p;
+        let mut y: Tensor<i32, [2]> = p;
+        let mut i: i32 = 0i32;
+        let early: Tensor<i32, [2]> = Tensor<i32, [2]>::fill(3i32);
+        goto bb1;
+    bb1:
+        branch i <[i32] n, bb2, bb3;
+    bb2:
+        let s: i32 = x[0i32] +[i32] y[1i32];
+        let made: Tensor<i32, [2]> = Tensor<i32, [2]>::fill(i);
+        x = made;
+        y = early;
+        i = i +[i32] s;
+        goto bb1;
+    bb3:
+        return x[1i32] +[i32] y[0i32];
+    }
+"""
+
+
+def test_handwritten_a_tensor_moved_in_from_a_local_made_before_it_is_the_variables_own(
+        run_pass, snapshot_txt):
+    ran = run_pass("drop-flagged-takers", MOVED_IN)
+    assert ran.codes == []
+    run = _fn(ran.tree, "run")
+    assert [n for n in run.cells if "owns" in n] == ["x_owns#0"]
+    stmts = [s for b in run.blocks for s in b.stmts]
+    dropped = [s.name for s in stmts if s._prod == "Drop"]
+    assert dropped == ["x", "x"]
+    # the flag's value right after each statement giving x a buffer
+    assert [stmts[k + 1].value.value for k, s in enumerate(stmts) if "x" in defines(s)] == \
+        [False, True]
+    (ret,) = [b for b in run.blocks if b.exit._prod == "Return"]
+    assert ret.exit.value._prod == "Local" and ret.exit.value.name.startswith("returned")
+    assert ran.dump == snapshot_txt
