@@ -55,10 +55,14 @@ def _fn(run, fn):
     if not 0 < sum(assigning(n, held) is not None for n in descendants(fn.body)) <= MOST:
         return fn
     run.state.held, run.state.names = held, Names(fn)
-    return run.rebuild(fn)
+    out = run.rebuild(fn)
+    run.state.held, run.state.names = set(), None
+    return out
 
 
 @copy_rest_into_assigning_arms.on("Block")
 def _block(run, block):
+    if run.state.names is None:  # a constant's value: no function's variables to write so
+        return run.rebuild(block)
     return block_with_rest_in_assigning_arms(run.rebuild(block), run.state.held,
                                              run.state.names.fresh)

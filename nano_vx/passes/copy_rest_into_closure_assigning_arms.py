@@ -52,7 +52,10 @@ MOST = 4
 @copy_rest_into_closure_assigning_arms.on("Program")
 def _program(run, program):
     run.state.fns = frozenset(item.name for item in program.items if item._prod == "Fn")
-    return run.rebuild(program)
+    # Only a function's blocks bind variables: a constant's value (`const X = if .. {..}`)
+    # has none to write so.
+    return program.replace(items=tuple(run.walk(i) if i._prod == "Fn" else i
+                                       for i in program.items))
 
 
 @copy_rest_into_closure_assigning_arms.on("Fn")
@@ -67,7 +70,9 @@ def _fn(run, fn):
     if not 0 < sum(assigning(n, held) is not None for n in descendants(fn.body)) <= MOST:
         return fn
     run.state.held, run.state.names = held, Names(fn)
-    return run.rebuild(fn)
+    out = run.rebuild(fn)
+    run.state.held, run.state.names = frozenset(), None
+    return out
 
 
 @copy_rest_into_closure_assigning_arms.on("Block")

@@ -102,3 +102,27 @@ def test_handwritten_the_copy_of_the_rest_binds_its_own_names(run_pass, snapshot
     assert "        if c {\n            s = &mut y;\n        }\n        *s = 4.0;\n" in ran.dump
     assert "        if c {\n            s#2 = &mut y;\n        }\n        *s#2 = 4.0;\n" in ran.dump
     assert ran.dump == snapshot_txt
+
+
+CONSTANT_IF = """const T: Tensor<i32, [2]> = Tensor<i32, [2]>::fill(4);
+const X: &i32 = if true { &T[0] } else { &T[1] };
+
+fn main() {
+  let mut t = Tensor<i32, [2]>::fill(1);
+  let mut r = if t[0] > 0 { &mut t[1] } else { &mut t[0] };
+  *r = 3;
+  if t[1] > 2 { r = &mut t[0]; }
+  *r = 5;
+  print(t);
+  print(*X);
+}
+"""
+
+
+def test_a_constants_if_is_left_as_it_is_after_a_function_written_so():
+    # The constant's blocks bind no variable of a function: the pass wrote main and then
+    # stopped at the constant's `if` with no function's names (an internal error).
+    ran = run_front(CONSTANT_IF, copy_rest_into_assigning_arms)
+    assert not ran.diagnostics.items
+    assert "if true" in to_text(ran.after)
+    assert ran.prints() == ("[5, 3]\n4\n",) * 2

@@ -111,3 +111,14 @@ def test_handwritten_only_a_variable_read_other_than_called_copies_the_rest(run_
     assert ran.dump.count("@print(f(2, 3));") == ran.dump.count("@print(f#1(2, 3));") == 1
     assert _printed(ran.before) == _printed(ran.tree) == "4\n5\n"
     assert ran.dump == snapshot_txt
+
+
+def test_a_constants_if_is_left_as_it_is():
+    # Its blocks bind no variable of a function: the pass stopped at the constant's `if`
+    # with no function's names (an internal error).
+    text = ("const T: Tensor<i32, [2]> = Tensor<i32, [2]>::fill(4);\n"
+            "const X: &i32 = if true { &T[0] } else { &T[1] };\n"
+            "fn main() {\n  print(*X);\n}\n")
+    ran = run_front(text, copy_rest_into_closure_assigning_arms)
+    assert not ran.diagnostics.items
+    assert ran.prints() == ("4\n",) * 2
