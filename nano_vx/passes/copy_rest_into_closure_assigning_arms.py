@@ -54,8 +54,10 @@ def _program(run, program):
     run.state.fns = frozenset(item.name for item in program.items if item._prod == "Fn")
     # Only a function's blocks bind variables: a constant's value (`const X = if .. {..}`)
     # has none to write so.
-    return program.replace(items=tuple(run.walk(i) if i._prod == "Fn" else i
-                                       for i in program.items))
+    items = tuple(run.walk(i) if i._prod == "Fn" else i for i in program.items)
+    if all(a is b for a, b in zip(items, program.items)):
+        return program
+    return program.replace(items=items)
 
 
 @copy_rest_into_closure_assigning_arms.on("Fn")
