@@ -102,12 +102,29 @@ def _fn(run, node):
 
 @summarize_working_sets.on("Call")
 def _call(run, node):
+    """A call of a function of the program: the tiles given to it as arguments (placed there,
+    `step(transfer(x, M))`, or a local's, `step(t)`, `step(&t)`) are resident while it runs,
+    which the callee, counting no parameter, does not count: the caller holds them to the
+    end of its arguments, where the callee starts, and the call site records them."""
     st = run.state
     callee = node.callee
-    if st.fn is not None and callee._prod == "Global" and callee.name in st.typer.functions:
-        st.point += 1  # the call starts before its arguments are read
-        st.fn_calls.append(CallSite(st.fn, callee.name, node, st.point))
-    run.descend(node)
+    if st.fn is None or callee._prod != "Global" or callee.name not in st.typer.functions:
+        run.descend(node)
+        return
+    st.point += 1  # the call starts before its arguments are read
+    site = CallSite(st.fn, callee.name, node, st.point)
+    st.fn_calls.append(site)
+    given = []
+    for arg in node.args:
+        ordinal = st.ordinal
+        run.walk(arg)
+        tile, placed = _tile_of(run, arg, ordinal)
+        if tile is not None:
+            given.append(tile)
+            if placed:
+                site.given.append(tile)
+    for tile in given:
+        st.uses.append((tile, st.point, False))
 
 
 @summarize_working_sets.on("Spawn")
@@ -177,21 +194,27 @@ def _bind(run, name: str, value) -> None:
     st = run.state
     ordinal = st.ordinal  # a transfer bound here is the next one the walk meets
     run.walk(value)
-    made = value._prod in ("TensorNew", "TensorLit")
-    if value._prod in RESULTS:
-        tile = _result(run, value) if st.scope is not None else None
-    else:
-        tile = st.tiles.get(_key(value, None if made else ordinal))
-    if (value._prod in ("Transfer", *RESULTS) or made) and tile is not None:
-        tile.name = name
+    tile, placed = _tile_of(run, value, ordinal)
+    if tile is not None:
+        if placed:
+            tile.name = name
         st.bound[name] = tile
-    else:
-        # A borrow, or a new name of the tensor (`let u = t;` copies nothing), allocates
-        # nothing: a use of the new local is a use of the tile it names.
-        named = value.value if value._prod == "Borrow" else value
-        lent = st.bound.get(named.name) if named._prod == "Local" else None
-        if lent is not None:
-            st.bound[name] = lent
+
+
+def _tile_of(run, value, ordinal: int) -> tuple[Tile | None, bool]:
+    """The tile a value just walked is, and whether the value placed it: a transfer (the
+    `ordinal`-th), a tensor made in place, or one a call or a branching value hands over;
+    else a borrow, or a new name of the tensor (`let u = t;` copies nothing), allocates
+    nothing: it is the tile the local it names holds."""
+    st = run.state
+    if value._prod in RESULTS:
+        return (_result(run, value) if st.scope is not None else None), True
+    if value._prod == "Transfer":
+        return st.tiles.get(ordinal), True
+    if value._prod in ("TensorNew", "TensorLit"):
+        return st.tiles.get(id(value)), True
+    named = value.value if value._prod == "Borrow" else value
+    return (st.bound.get(named.name) if named._prod == "Local" else None), False
 
 
 @summarize_working_sets.on("Local")
@@ -317,6 +340,8 @@ def _hold(sites, tiles: list[Tile]) -> None:
             live.discard(heappop(ends)[1])
         for i in sorted(spans[j][2] for j in live):
             site.held.setdefault(tiles[i].space, []).append(tiles[i])
+        for tile in site.given:
+            site.held.setdefault(tile.space, []).append(tile)
 
 
 def _working_sets(function: str, tiles: list[Tile]):

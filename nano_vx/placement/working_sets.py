@@ -72,6 +72,9 @@ class CallSite:
     call: object  # the Call node
     point: int  # the caller's program point where the call starts
     held: dict[str, list[Tile]] = field(default_factory=dict)  # space -> tiles resident across
+    # The tiles its arguments place and hand to the callee (`step(transfer(x, M))`): placed
+    # after the call starts, held across it all the same.
+    given: list[Tile] = field(default_factory=list)
 
     def live(self, space: str) -> int:
         """The bytes the caller holds in `space` while the callee runs."""

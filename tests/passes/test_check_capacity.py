@@ -19,7 +19,7 @@ CODES = {"one_tile": ["E6009"], "granule": ["E6010"], "loop_resident": ["E6010"]
          "overcommit": ["W1028"], "replicas": ["E6009"], "unrolled": ["E6009"],
          "made_in_place": ["E6009"], "e6010_through_call": ["E6010"],
          "e6010_through_branch": ["E6010"], "e6010_in_loop": ["E6010"],
-         "e6010_carried_round_loop": ["E6010"]}
+         "e6010_carried_round_loop": ["E6010"], "e6010_given_to_call": ["E6010"]}
 
 
 @pytest.mark.parametrize("case", NAMES)
@@ -86,6 +86,15 @@ def test_a_tile_a_loop_carries_into_its_next_turn_is_resident_to_the_loops_end()
                          "over its 100 byte capacity")
     assert [n.split(":")[0] for n in d.notes] == ["'a'", "'s'"] and d.span.line == 12
     assert not run_front(CASES / "e6010_carried_round_loop_repaired.vx",
+                         check_capacity).diagnostics.items
+
+
+def test_a_tile_given_to_a_call_is_resident_to_the_end_of_its_arguments():
+    d = _one("e6010_given_to_call")
+    assert d.message == ("the working set of 'main' in memory space 'W' is 2 tiles, 120 bytes, "
+                         "over its 100 byte capacity")
+    assert [n.split(":")[0] for n in d.notes] == ["'a'", "a temporary"] and d.span.line == 13
+    assert not run_front(CASES / "e6010_given_to_call_repaired.vx",
                          check_capacity).diagnostics.items
 
 
