@@ -39,6 +39,9 @@ class State:
     # (tile, the loop's first and last point, the read, the tile its local held on entry)
     # of each tile a loop carries into its next turn.
     carried: list[tuple[Tile, int, int, int, Tile | None]] = field(default_factory=list)
+    # (tile, the construct's last point, the tile standing for it) of each tile a local may
+    # hold after a branch or a loop besides the one its later uses are credited to.
+    alternatives: list[tuple[Tile, int, Tile]] = field(default_factory=list)
     fn_calls: list[CallSite] = field(default_factory=list)  # its calls of other functions
 
 
@@ -86,6 +89,7 @@ def _fn(run, node):
     st.fn, st.scope = node.name, st.scopes[node.name]
     st.here = [st.typer.functions[node.name].space]
     st.tiles, st.bound, st.uses, st.loops, st.fn_calls, st.carried = {}, {}, [], [], [], []
+    st.alternatives = []
     run.descend(node)
     uses = [(tile, at, moves) for tile, at, moves in st.uses if at > tile.start]
     ends = _through_loops(st.loops, [(tile, at) for tile, at, _ in uses])
@@ -93,6 +97,9 @@ def _fn(run, node):
         tile.last = max(tile.last, at if moves else end)
     for tile, first, last, read, before in st.carried:
         _carry(tile, first, last, read, before)
+    for tile, last, stand_in in st.alternatives:
+        if stand_in.last > last:
+            tile.again.append((last + 1, stand_in.last, stand_in))
     tiles = list(st.tiles.values())
     _hold(st.fn_calls, tiles)
     st.sets.extend(_working_sets(node.name, tiles))
@@ -144,6 +151,7 @@ def _loop(run, node):
     st.point += 1
     first = st.point
     st.open.append((first, dict(st.bound), {}))
+    uses = len(st.uses)
     run.descend(node)
     _, entered, reads = st.open.pop()
     st.loops.append((first, st.point))
@@ -151,6 +159,82 @@ def _loop(run, node):
         tile = st.bound.get(name)
         if tile is not None and tile.start > first and tile is not entered.get(name):
             st.carried.append((tile, first, st.point, read, entered.get(name)))
+    # It may run no turn: after it, a local holds what it held on entering it, or what a
+    # turn left it.
+    st.bound = _join(st, entered, [(first + 1, st.point, st.bound, uses),
+                                   (st.point + 1, st.point, entered, len(st.uses))])
+
+
+# The parts of a branching construct: the one always run first, and its arms, one of which
+# runs (an `if` without `else` has an empty one).
+BRANCHES = {"If": ("cond", ("then", "orelse")), "IfExpr": ("cond", ("then", "orelse")),
+            "MatchValue": ("scrutinee", "cases"), "Match": ("scrutinee", "arms")}
+
+
+@summarize_working_sets.on(*BRANCHES)
+def _branch(run, node):
+    """Each arm starts from what the locals hold before it; after the construct a local
+    holds what one of them left it (an assignment in an arm happens only when it runs)."""
+    st = run.state
+    head, arms = BRANCHES[node._prod]
+    run.walk(getattr(node, head))
+    arms = [getattr(node, a) for a in arms] if type(arms) is tuple else getattr(node, arms)
+    entry, ends = st.bound, []
+    for arm in arms:
+        st.bound = dict(entry)
+        first, uses = st.point + 1, len(st.uses)
+        if arm is not None:
+            run.walk(arm)
+        ends.append((first, st.point, st.bound, uses))
+    st.bound = _join(st, entry, ends)
+
+
+def _join(st: State, entry: dict[str, Tile], ends) -> dict[str, Tile]:
+    """What the locals hold after arms (first point, last point, what they hold at its end,
+    where its uses start in `st.uses`) of which one runs. A local left different tiles is
+    credited, for its later uses, with one of them: the tile it held before, if an arm
+    keeps it, else the first arm's. That one stands for the others after the construct (a
+    local holds one tile, all of its type); each other is resident to its arm's end. The one
+    kept is not resident in an arm after its last use there, when the arm gives its local
+    another tile; one placed in an arm is not resident in the arms after it."""
+    last = max(hi for _, hi, _, _ in ends)
+    joined: dict[str, Tile] = {}
+    for name in dict.fromkeys(n for _, _, held, _ in ends for n in held):
+        tiles = [held.get(name) for _, _, held, _ in ends]
+        if all(t is tiles[0] for t in tiles):
+            if tiles[0] is not None:
+                joined[name] = tiles[0]
+            continue
+        before = entry.get(name)
+        kept = before if before is not None and any(t is before for t in tiles) else next(
+            t for t in tiles if t is not None)
+        joined[name] = kept
+        for (lo, hi, held, uses), tile in zip(ends, tiles):
+            if tile is not None and tile is not kept:
+                tile.last = max(tile.last, hi)
+                st.alternatives.append((tile, last, kept))
+            if kept is before and tile is not before and lo <= hi and all(
+                    t is not before for t in held.values()):
+                _gap(kept, _last_use(st, kept, lo, uses) + 1, hi)
+            elif kept is tile and lo <= kept.start <= hi:
+                _gap(kept, hi + 1, last)
+    return joined
+
+
+def _last_use(st: State, tile: Tile, first: int, uses: int) -> int:
+    """The last point of an arm starting at `first` where `tile` is used (through the loops in
+    the arm that a use not moving it out is in); the point before the arm if none."""
+    end = first - 1
+    for used, at, moves in st.uses[uses:]:
+        if used is tile:
+            end = max([end, at] + [hi for lo, hi in st.loops
+                                   if not moves and first <= lo <= at <= hi])
+    return end
+
+
+def _gap(tile: Tile, lo: int, hi: int) -> None:
+    if lo <= hi:
+        tile.gaps.append((lo, hi))
 
 
 def _carry(tile: Tile, first: int, last: int, read: int, before: Tile | None) -> None:
