@@ -19,7 +19,8 @@ CODES = {"one_tile": ["E6009"], "granule": ["E6010"], "loop_resident": ["E6010"]
          "overcommit": ["W1028"], "replicas": ["E6009"], "unrolled": ["E6009"],
          "made_in_place": ["E6009"], "e6010_through_call": ["E6010"],
          "e6010_through_branch": ["E6010"], "e6010_in_loop": ["E6010"],
-         "e6010_carried_round_loop": ["E6010"], "e6010_given_to_call": ["E6010"]}
+         "e6010_carried_round_loop": ["E6010"], "e6010_given_to_call": ["E6010"],
+         "e6010_assigned_in_branch": ["E6010"], "e6010_assigned_in_loop": ["E6010"]}
 
 
 @pytest.mark.parametrize("case", NAMES)
@@ -87,6 +88,15 @@ def test_a_tile_a_loop_carries_into_its_next_turn_is_resident_to_the_loops_end()
     assert [n.split(":")[0] for n in d.notes] == ["'a'", "'s'"] and d.span.line == 12
     assert not run_front(CASES / "e6010_carried_round_loop_repaired.vx",
                          check_capacity).diagnostics.items
+
+
+@pytest.mark.parametrize("case", ["e6010_assigned_in_branch", "e6010_assigned_in_loop"])
+def test_a_tile_its_local_keeps_where_an_arm_does_not_run_is_resident_to_its_last_use(case):
+    d = _one(case)
+    assert d.message == ("the working set of 'main' in memory space 'W' is 2 tiles, 120 bytes, "
+                         "over its 100 byte capacity")
+    assert [n.split(":")[0] for n in d.notes] == ["'a'", "'s'"] and d.span.line == 9
+    assert not run_front(CASES / f"{case}_repaired.vx", check_capacity).diagnostics.items
 
 
 def test_a_tile_given_to_a_call_is_resident_to_the_end_of_its_arguments():

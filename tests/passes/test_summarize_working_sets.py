@@ -119,6 +119,19 @@ def test_a_tile_a_loop_carries_is_resident_to_its_end_and_again_up_to_the_read()
     assert ws.peak == 60 + 30 and ws.resident == [first, s]  # `t` coexists with no `a`
 
 
+def test_a_tile_an_arm_gives_its_local_is_resident_in_that_arm_only():
+    [ws] = _sets("assigned_in_arms").ctx.working_sets
+    first, new, t, s = ws.tiles
+    # `first` is resident up to its move in the first arm, and again from the second, where
+    # `s` is placed beside it, to the last use of `a`.
+    [(_, moved, _), (kept, end, _)] = first.spans()
+    assert moved < new.start <= t.start <= t.last <= new.last < kept == s.start
+    assert end == first.last
+    # After the `if`, `a` holds `new` on the path through the first arm: `first` stands for it.
+    assert new.again == [(s.last + 2, first.last, first)]
+    assert ws.peak == 110 and ws.resident == [new, t]
+
+
 def test_a_carried_tile_nothing_stands_for_counts_on_the_next_turn():
     step, _ = _sets("carried_parameter").ctx.working_sets
     s, x = step.tiles
@@ -365,3 +378,64 @@ def test_an_assigned_tile_ends_the_one_its_local_held_and_takes_its_uses():
     assert (first.name, second.name) == ("a", "a")
     assert first.start < first.last < second.start < second.last
     assert ws.peak == 60
+
+
+
+@st.composite
+def _branching(draw):
+    """Lines before, in and after a construct that runs one of its arms: `if`/`else`, `if`
+    (an empty second arm) or `while` (no turn, or one). Each part places tiles of W and moves
+    them out (at once, or at the part's end), reads `a`, and an arm may give `a` a new tile
+    (moving the old one out first, or not)."""
+    count = iter(range(100))
+
+    def part(arm: bool) -> list[str]:
+        lines, last = [], []
+        for kind in draw(st.lists(st.sampled_from("pra" if arm else "pr"), max_size=4)):
+            k = next(count)
+            if kind == "p":
+                size = draw(st.integers(1, 60))
+                lines.append(f"let s{k} = transfer(Tensor<u8, [{size}]>::fill(1), Memory::W);")
+                (lines if draw(st.booleans()) else last).append(
+                    f"let o{k} = transfer(s{k}, Memory::CPU_DRAM);")
+            elif kind == "r":
+                lines.append("{ let r = &a; }")
+            elif draw(st.booleans()):
+                lines += [f"let h{k} = transfer(a, Memory::CPU_DRAM);",
+                          f"a = transfer(h{k}, Memory::W);"]
+            else:
+                lines.append(f"a = transfer(Tensor<u8, [{SIZE_A}]>::fill(2), Memory::W);")
+        return lines + last
+
+    construct = draw(st.sampled_from(["if-else", "if", "while"]))
+    return construct, part(False), part(True), part(True), part(False)
+
+
+SIZE_A = 40
+
+
+def _peak(lines: list[str]) -> int:
+    text = ("Memory W { within: Memory::NPU_HBM, capacity: 1 MiB }\nfn main() {\n"
+            f"let mut c = true;\nlet mut a = transfer(Tensor<u8, [{SIZE_A}]>::fill(1), "
+            "Memory::W);\n" + "\n".join(lines)
+            + "\nlet last = transfer(a, Memory::CPU_DRAM);\nprint(last[0]);\n}\n")
+    [ws] = run_front(text, summarize_working_sets).ctx.working_sets
+    return ws.peak
+
+
+@settings(max_examples=40, deadline=None)
+@given(_branching())
+def test_a_branch_peaks_at_least_as_high_as_each_path_through_it_written_out(program):
+    """Whichever arm runs, what is resident then is resident in the straight-line program
+    that runs that arm in the construct's place: the construct's peak bounds each of them."""
+    construct, before, first, second, after = program
+    if construct == "while":
+        built = ["while c {", *first, "c = false;", "}"]
+        paths = [[], first]
+    else:
+        second = second if construct == "if-else" else []
+        built = ["if c {", *first, "}"] + (["else {", *second, "}"] if second else [])
+        paths = [first, second]
+    peak = _peak(before + built + after)
+    for path in paths:
+        assert peak >= _peak(before + ["{", *path, "}"] + after)
