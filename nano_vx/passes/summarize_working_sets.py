@@ -42,6 +42,9 @@ class State:
     # (tile, the construct's last point, the tile standing for it) of each tile a local may
     # hold after a branch or a loop besides the one its later uses are credited to.
     alternatives: list[tuple[Tile, int, Tile]] = field(default_factory=list)
+    # Per loop being walked, innermost last: where each `break` or `continue` in it leaves
+    # its turn, and what the locals hold there.
+    exits: list[list[tuple[int, dict[str, Tile]]]] = field(default_factory=list)
     fn_calls: list[CallSite] = field(default_factory=list)  # its calls of other functions
 
 
@@ -64,13 +67,24 @@ the loop's start to that read too. There, on the first turn, the local held the 
 before the loop, which has the same footprint and stands for it (the two are never counted
 together); with none (a parameter), the carried tile counts itself, twice where the turn
 places it again before reading the one carried (`let n = transfer(..); use(t); t = n;`).
+An assignment in an arm of an `if` or a `match`, or in a loop's body, happens only when that
+arm runs (a loop may run no turn, and leave one at a `break` or a `continue`): after it, the
+local holds what it held before or what an arm left it, and each of those is resident to the
+local's last use. One of them, the tile it
+held before if an arm keeps it, takes the local's later uses; it stands for the others after
+the construct (a local holds one tile at a time, all of its type), and each other is
+resident to its arm's end. A tile is not resident in an arm after that arm gives its local
+another tile and no longer uses it, nor in the arms after the one that placed it.
 A call or a branching value (`if`, `match`) whose type is a tensor of a bounded space hands
-over a tile, placed where it is bound: the tiles placed inside it end there. The working set
-of a space is the peak, over the program points, of the resident tiles, each rounded up to
-the space's granule. At each call of a function of the program it records the tiles still
-resident while the callee runs: placed before the call and used in its arguments or after
-it, or carried to the call by a loop. The sets are left on the compilation
-for check-capacity and schedule-sub-spaces, the call sites for fold-working-sets.
+over a tile, placed where it is bound: the tiles placed inside it end there. A tile given to
+a call of a function of the program (`step(transfer(x, M))`, `step(t)`, `step(&t)`) is
+resident to the end of the call's arguments, where the callee starts, since the callee
+counts none of its parameters. The working set of a space is the peak, over the program
+points, of the resident tiles, each rounded up to the space's granule. At each call of a
+function of the program it records the tiles still resident while the callee runs: placed
+before the call and used in its arguments or after it, carried to the call by a loop, or
+given to it. The sets are left on the compilation for check-capacity and
+schedule-sub-spaces, the call sites for fold-working-sets.
 """, state=State, requires=("model",), provides=("working_sets", "call_sites"))
 
 
@@ -151,18 +165,29 @@ def _loop(run, node):
     st.point += 1
     first = st.point
     st.open.append((first, dict(st.bound), {}))
+    st.exits.append([])
     uses = len(st.uses)
     run.descend(node)
     _, entered, reads = st.open.pop()
+    exits = st.exits.pop()
     st.loops.append((first, st.point))
     for name, read in reads.items():
         tile = st.bound.get(name)
         if tile is not None and tile.start > first and tile is not entered.get(name):
             st.carried.append((tile, first, st.point, read, entered.get(name)))
     # It may run no turn: after it, a local holds what it held on entering it, or what a
-    # turn left it.
+    # turn left it, at its end or where a `break` or `continue` leaves it (an arm of no
+    # points of its own, up to there).
     st.bound = _join(st, entered, [(first + 1, st.point, st.bound, uses),
-                                   (st.point + 1, st.point, entered, len(st.uses))])
+                                   (st.point + 1, st.point, entered, len(st.uses))]
+                     + [(at + 1, at, held, len(st.uses)) for at, held in exits])
+
+
+@summarize_working_sets.on("Break", "Continue")
+def _exit(run, node):
+    st = run.state
+    if st.exits:
+        st.exits[-1].append((st.point, dict(st.bound)))
 
 
 # The parts of a branching construct: the one always run first, and its arms, one of which

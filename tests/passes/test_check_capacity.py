@@ -20,7 +20,8 @@ CODES = {"one_tile": ["E6009"], "granule": ["E6010"], "loop_resident": ["E6010"]
          "made_in_place": ["E6009"], "e6010_through_call": ["E6010"],
          "e6010_through_branch": ["E6010"], "e6010_in_loop": ["E6010"],
          "e6010_carried_round_loop": ["E6010"], "e6010_given_to_call": ["E6010"],
-         "e6010_assigned_in_branch": ["E6010"], "e6010_assigned_in_loop": ["E6010"]}
+         "e6010_assigned_in_branch": ["E6010"], "e6010_assigned_in_loop": ["E6010"],
+         "e6010_assigned_before_break": ["E6010"]}
 
 
 @pytest.mark.parametrize("case", NAMES)
@@ -97,6 +98,14 @@ def test_a_tile_its_local_keeps_where_an_arm_does_not_run_is_resident_to_its_las
                          "over its 100 byte capacity")
     assert [n.split(":")[0] for n in d.notes] == ["'a'", "'s'"] and d.span.line == 9
     assert not run_front(CASES / f"{case}_repaired.vx", check_capacity).diagnostics.items
+
+
+def test_a_tile_a_break_leaves_to_its_local_is_resident_to_its_last_use_after_the_loop():
+    d = _one("e6010_assigned_before_break")
+    assert [n.split(":")[0] for n in d.notes] == ["'a'", "'s'"] and d.span.line == 11
+    assert d.notes[0] == "'a': 60 bytes, placed at 10:13"  # the tile given before the break
+    assert not run_front(CASES / "e6010_assigned_before_break_repaired.vx",
+                         check_capacity).diagnostics.items
 
 
 def test_a_tile_given_to_a_call_is_resident_to_the_end_of_its_arguments():

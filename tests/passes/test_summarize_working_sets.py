@@ -439,3 +439,34 @@ def test_a_branch_peaks_at_least_as_high_as_each_path_through_it_written_out(pro
     peak = _peak(before + built + after)
     for path in paths:
         assert peak >= _peak(before + ["{", *path, "}"] + after)
+
+
+# How a tile of W is given to a call: placed in the argument, or a local's, by value or by
+# reference.
+GIVEN = {"transfer": ("transfer(Tensor<u8, [{n}]>::fill(1), Memory::W)", ""),
+         "made": ("Tensor<u8, [{n}], Memory::W>::new()", ""),
+         "local": ("t{i}", ""), "borrow": ("&t{i}", "&")}
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(sorted(GIVEN)), st.integers(1, 100)), min_size=1,
+                max_size=3), st.booleans())
+def test_every_tile_given_to_a_call_is_held_across_it(args, nested):
+    """The callee counts no parameter: its caller holds each tile it is given, placed before
+    the call or in its arguments (in a call nested in another's arguments too), and they
+    are all resident at once before it runs."""
+    params = ", ".join(f"x{i}: {GIVEN[kind][1]}Tensor<u8, [{n}], Memory::W>"
+                       for i, (kind, n) in enumerate(args))
+    lets = "".join(f"let t{i} = transfer(Tensor<u8, [{n}]>::fill(1), Memory::W);\n"
+                   for i, (kind, n) in enumerate(args) if kind in ("local", "borrow"))
+    call = "g(" + ", ".join(GIVEN[kind][0].format(n=n, i=i)
+                            for i, (kind, n) in enumerate(args)) + ")"
+    text = ("Memory W { within: Memory::NPU_HBM, capacity: 1 MiB }\n"
+            f"fn g({params}) -> i32 {{ 0 }}\nfn h(v: i32) -> i32 {{ v }}\n"
+            f"fn main() {{\n{lets}print({f'h({call})' if nested else call});\n}}\n")
+    ctx = run_front(text, summarize_working_sets).ctx
+    [site] = [c for c in ctx.call_sites if c.callee == "g"]
+    total = sum(n for _, n in args)
+    assert site.live("W") == total
+    [ws] = [w for w in ctx.working_sets if w.function == "main"]
+    assert ws.peak == total
