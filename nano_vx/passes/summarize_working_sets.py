@@ -70,11 +70,11 @@ places it again before reading the one carried (`let n = transfer(..); use(t); t
 An assignment in an arm of an `if` or a `match`, or in a loop's body, happens only when that
 arm runs (a loop may run no turn, and leave one at a `break` or a `continue`): after it, the
 local holds what it held before or what an arm left it, and each of those is resident to the
-local's last use. One of them, the tile it
-held before if an arm keeps it, takes the local's later uses; it stands for the others after
-the construct (a local holds one tile at a time, all of its type), and each other is
-resident to its arm's end. A tile is not resident in an arm after that arm gives its local
-another tile and no longer uses it, nor in the arms after the one that placed it.
+local's last use. One of them, the tile it held before if an arm keeps it, takes the local's
+later uses; it stands for the others after the construct (a local holds one tile at a time,
+all of its type), and each other is resident to its arm's end. A tile is not resident in an
+arm after that arm gives its local another tile and no longer uses it, nor in the arms after
+the one that placed it.
 A call or a branching value (`if`, `match`) whose type is a tensor of a bounded space hands
 over a tile, placed where it is bound: the tiles placed inside it end there. A tile given to
 a call of a function of the program (`step(transfer(x, M))`, `step(t)`, `step(&t)`) is
@@ -185,6 +185,7 @@ def _loop(run, node):
 
 @summarize_working_sets.on("Break", "Continue")
 def _exit(run, node):
+    """Where a turn leaves the loop (a `continue` too: the loop may end at its next test)."""
     st = run.state
     if st.exits:
         st.exits[-1].append((st.point, dict(st.bound)))
