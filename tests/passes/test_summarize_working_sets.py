@@ -384,7 +384,7 @@ def test_an_assigned_tile_ends_the_one_its_local_held_and_takes_its_uses():
 @st.composite
 def _branching(draw):
     """Lines before, in and after a construct that runs one of its arms: `if`/`else`, `if`
-    (an empty second arm) or `while` (no turn, or one). Each part places tiles of W and moves
+    (an empty second arm), `match` or `while` (no turn, or one). Each part places tiles of W and moves
     them out (at once, or at the part's end), reads `a`, and an arm may give `a` a new tile
     (moving the old one out first, or not)."""
     count = iter(range(100))
@@ -407,7 +407,7 @@ def _branching(draw):
                 lines.append(f"a = transfer(Tensor<u8, [{SIZE_A}]>::fill(2), Memory::W);")
         return lines + last
 
-    construct = draw(st.sampled_from(["if-else", "if", "while"]))
+    construct = draw(st.sampled_from(["if-else", "if", "match", "while"]))
     return construct, part(False), part(True), part(True), part(False)
 
 
@@ -416,14 +416,14 @@ SIZE_A = 40
 
 def _peak(lines: list[str]) -> int:
     text = ("Memory W { within: Memory::NPU_HBM, capacity: 1 MiB }\nfn main() {\n"
-            f"let mut c = true;\nlet mut a = transfer(Tensor<u8, [{SIZE_A}]>::fill(1), "
+            f"let mut c = true;\nlet k = 2;\nlet mut a = transfer(Tensor<u8, [{SIZE_A}]>::fill(1), "
             "Memory::W);\n" + "\n".join(lines)
             + "\nlet last = transfer(a, Memory::CPU_DRAM);\nprint(last[0]);\n}\n")
     [ws] = run_front(text, summarize_working_sets).ctx.working_sets
     return ws.peak
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(_branching())
 def test_a_branch_peaks_at_least_as_high_as_each_path_through_it_written_out(program):
     """Whichever arm runs, what is resident then is resident in the straight-line program
@@ -432,6 +432,9 @@ def test_a_branch_peaks_at_least_as_high_as_each_path_through_it_written_out(pro
     if construct == "while":
         built = ["while c {", *first, "c = false;", "}"]
         paths = [[], first]
+    elif construct == "match":
+        built = ["match k {", "1 => {", *first, "}", "_ => {", *second, "}", "}"]
+        paths = [first, second]
     else:
         second = second if construct == "if-else" else []
         built = ["if c {", *first, "}"] + (["else {", *second, "}"] if second else [])
