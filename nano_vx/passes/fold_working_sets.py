@@ -158,11 +158,16 @@ def _judge(run, model: Model, space_name: str, total: Total, peaks) -> None:
             "W1028", at, f"{text}; the space is declared `overcommit`, which allows it",
             notes=notes, **data)
         return
+    first = total.calls[0]
+    # A tile the call is given is held until it returns, however soon the callee lets it go.
+    given = any(t.space == space_name for t in first.given)
     run.ctx.diagnostics.error(
         "E6027", at, text, notes=notes,
-        help=[f"let a tile that '{total.calls[0].caller}' holds across the call die before "
-              f"it (transfer it out, or stop using it after the call), or split the work "
-              f"so the path needs less of '{space.name}' at once"], **data)
+        help=[f"let a tile that '{first.caller}' holds across the call die before "
+              f"it (transfer it out, or stop using it after the call"
+              + (", or give the callee a tensor of another space" if given else "")
+              + f"), or split the work so the path needs less of '{space.name}' at once"],
+        **data)
 
 
 def _recursion(run, component, calls, peaks, space: str, placing: list[str]) -> None:

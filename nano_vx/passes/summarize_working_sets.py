@@ -39,6 +39,12 @@ class State:
     # (tile, the loop's first and last point, the read, the tile its local held on entry)
     # of each tile a loop carries into its next turn.
     carried: list[tuple[Tile, int, int, int, Tile | None]] = field(default_factory=list)
+    # (tile, the construct's last point, the tile standing for it) of each tile a local may
+    # hold after a branch or a loop besides the one its later uses are credited to.
+    alternatives: list[tuple[Tile, int, Tile]] = field(default_factory=list)
+    # Per loop being walked, innermost last: where each `break` or `continue` in it leaves
+    # its turn, and what the locals hold there.
+    exits: list[list[tuple[int, dict[str, Tile]]]] = field(default_factory=list)
     fn_calls: list[CallSite] = field(default_factory=list)  # its calls of other functions
 
 
@@ -61,13 +67,24 @@ the loop's start to that read too. There, on the first turn, the local held the 
 before the loop, which has the same footprint and stands for it (the two are never counted
 together); with none (a parameter), the carried tile counts itself, twice where the turn
 places it again before reading the one carried (`let n = transfer(..); use(t); t = n;`).
+An assignment in an arm of an `if` or a `match`, or in a loop's body, happens only when that
+arm runs (a loop may run no turn, and leave one at a `break` or a `continue`): after it, the
+local holds what it held before or what an arm left it, and each of those is resident to the
+local's last use. One of them, the tile it held before if an arm keeps it, takes the local's
+later uses; it stands for the others after the construct (a local holds one tile at a time,
+all of its type), and each other is resident to its arm's end. A tile is not resident in an
+arm after that arm gives its local another tile and no longer uses it, nor in the arms after
+the one that placed it.
 A call or a branching value (`if`, `match`) whose type is a tensor of a bounded space hands
-over a tile, placed where it is bound: the tiles placed inside it end there. The working set
-of a space is the peak, over the program points, of the resident tiles, each rounded up to
-the space's granule. At each call of a function of the program it records the tiles still
-resident while the callee runs: placed before the call and used in its arguments or after
-it, or carried to the call by a loop. The sets are left on the compilation
-for check-capacity and schedule-sub-spaces, the call sites for fold-working-sets.
+over a tile, placed where it is bound: the tiles placed inside it end there. A tile given to
+a call of a function of the program (`step(transfer(x, M))`, `step(t)`, `step(&t)`) is
+resident to the end of the call's arguments, where the callee starts, since the callee
+counts none of its parameters. The working set of a space is the peak, over the program
+points, of the resident tiles, each rounded up to the space's granule. At each call of a
+function of the program it records the tiles still resident while the callee runs: placed
+before the call and used in its arguments or after it, carried to the call by a loop, or
+given to it. The sets are left on the compilation for check-capacity and
+schedule-sub-spaces, the call sites for fold-working-sets.
 """, state=State, requires=("model",), provides=("working_sets", "call_sites"))
 
 
@@ -86,6 +103,7 @@ def _fn(run, node):
     st.fn, st.scope = node.name, st.scopes[node.name]
     st.here = [st.typer.functions[node.name].space]
     st.tiles, st.bound, st.uses, st.loops, st.fn_calls, st.carried = {}, {}, [], [], [], []
+    st.alternatives = []
     run.descend(node)
     uses = [(tile, at, moves) for tile, at, moves in st.uses if at > tile.start]
     ends = _through_loops(st.loops, [(tile, at) for tile, at, _ in uses])
@@ -93,6 +111,9 @@ def _fn(run, node):
         tile.last = max(tile.last, at if moves else end)
     for tile, first, last, read, before in st.carried:
         _carry(tile, first, last, read, before)
+    for tile, last, stand_in in st.alternatives:
+        if stand_in.last > last:
+            tile.again.append((last + 1, stand_in.last, stand_in))
     tiles = list(st.tiles.values())
     _hold(st.fn_calls, tiles)
     st.sets.extend(_working_sets(node.name, tiles))
@@ -102,12 +123,29 @@ def _fn(run, node):
 
 @summarize_working_sets.on("Call")
 def _call(run, node):
+    """A call of a function of the program: the tiles given to it as arguments (placed there,
+    `step(transfer(x, M))`, or a local's, `step(t)`, `step(&t)`) are resident while it runs,
+    which the callee, counting no parameter, does not count: the caller holds them to the
+    end of its arguments, where the callee starts, and the call site records them."""
     st = run.state
     callee = node.callee
-    if st.fn is not None and callee._prod == "Global" and callee.name in st.typer.functions:
-        st.point += 1  # the call starts before its arguments are read
-        st.fn_calls.append(CallSite(st.fn, callee.name, node, st.point))
-    run.descend(node)
+    if st.fn is None or callee._prod != "Global" or callee.name not in st.typer.functions:
+        run.descend(node)
+        return
+    st.point += 1  # the call starts before its arguments are read
+    site = CallSite(st.fn, callee.name, node, st.point)
+    st.fn_calls.append(site)
+    given = []
+    for arg in node.args:
+        ordinal = st.ordinal
+        run.walk(arg)
+        tile, placed = _tile_of(run, arg, ordinal)
+        if tile is not None:
+            given.append(tile)
+            if placed:
+                site.given.append(tile)
+    for tile in given:
+        st.uses.append((tile, st.point, False))
 
 
 @summarize_working_sets.on("Spawn")
@@ -127,13 +165,102 @@ def _loop(run, node):
     st.point += 1
     first = st.point
     st.open.append((first, dict(st.bound), {}))
+    st.exits.append([])
+    uses = len(st.uses)
     run.descend(node)
     _, entered, reads = st.open.pop()
+    exits = st.exits.pop()
     st.loops.append((first, st.point))
     for name, read in reads.items():
         tile = st.bound.get(name)
         if tile is not None and tile.start > first and tile is not entered.get(name):
             st.carried.append((tile, first, st.point, read, entered.get(name)))
+    # It may run no turn: after it, a local holds what it held on entering it, or what a
+    # turn left it, at its end or where a `break` or `continue` leaves it (an arm of no
+    # points of its own, up to there).
+    st.bound = _join(st, entered, [(first + 1, st.point, st.bound, uses),
+                                   (st.point + 1, st.point, entered, len(st.uses))]
+                     + [(at + 1, at, held, len(st.uses)) for at, held in exits])
+
+
+@summarize_working_sets.on("Break", "Continue")
+def _exit(run, node):
+    """Where a turn leaves the loop (a `continue` too: the loop may end at its next test)."""
+    st = run.state
+    if st.exits:
+        st.exits[-1].append((st.point, dict(st.bound)))
+
+
+# The parts of a branching construct: the one always run first, and its arms, one of which
+# runs (an `if` without `else` has an empty one).
+BRANCHES = {"If": ("cond", ("then", "orelse")), "IfExpr": ("cond", ("then", "orelse")),
+            "MatchValue": ("scrutinee", "cases"), "Match": ("scrutinee", "arms")}
+
+
+@summarize_working_sets.on(*BRANCHES)
+def _branch(run, node):
+    """Each arm starts from what the locals hold before it; after the construct a local
+    holds what one of them left it (an assignment in an arm happens only when it runs)."""
+    st = run.state
+    head, arms = BRANCHES[node._prod]
+    run.walk(getattr(node, head))
+    arms = [getattr(node, a) for a in arms] if type(arms) is tuple else getattr(node, arms)
+    entry, ends = st.bound, []
+    for arm in arms:
+        st.bound = dict(entry)
+        first, uses = st.point + 1, len(st.uses)
+        if arm is not None:
+            run.walk(arm)
+        ends.append((first, st.point, st.bound, uses))
+    st.bound = _join(st, entry, ends)
+
+
+def _join(st: State, entry: dict[str, Tile], ends) -> dict[str, Tile]:
+    """What the locals hold after arms (first point, last point, what they hold at its end,
+    where its uses start in `st.uses`) of which one runs. A local left different tiles is
+    credited, for its later uses, with one of them: the tile it held before, if an arm
+    keeps it, else the first arm's. That one stands for the others after the construct (a
+    local holds one tile, all of its type); each other is resident to its arm's end. The one
+    kept is not resident in an arm after its last use there, when the arm gives its local
+    another tile; one placed in an arm is not resident in the arms after it."""
+    last = max(hi for _, hi, _, _ in ends)
+    joined: dict[str, Tile] = {}
+    for name in dict.fromkeys(n for _, _, held, _ in ends for n in held):
+        tiles = [held.get(name) for _, _, held, _ in ends]
+        if all(t is tiles[0] for t in tiles):
+            if tiles[0] is not None:
+                joined[name] = tiles[0]
+            continue
+        before = entry.get(name)
+        kept = before if before is not None and any(t is before for t in tiles) else next(
+            t for t in tiles if t is not None)
+        joined[name] = kept
+        for (lo, hi, held, uses), tile in zip(ends, tiles):
+            if tile is not None and tile is not kept:
+                tile.last = max(tile.last, hi)
+                st.alternatives.append((tile, last, kept))
+            if kept is before and tile is not before and lo <= hi and all(
+                    t is not before for t in held.values()):
+                _gap(kept, _last_use(st, kept, lo, uses) + 1, hi)
+            elif kept is tile and lo <= kept.start <= hi:
+                _gap(kept, hi + 1, last)
+    return joined
+
+
+def _last_use(st: State, tile: Tile, first: int, uses: int) -> int:
+    """The last point of an arm starting at `first` where `tile` is used (through the loops in
+    the arm that a use not moving it out is in); the point before the arm if none."""
+    end = first - 1
+    for used, at, moves in st.uses[uses:]:
+        if used is tile:
+            end = max([end, at] + [hi for lo, hi in st.loops
+                                   if not moves and first <= lo <= at <= hi])
+    return end
+
+
+def _gap(tile: Tile, lo: int, hi: int) -> None:
+    if lo <= hi:
+        tile.gaps.append((lo, hi))
 
 
 def _carry(tile: Tile, first: int, last: int, read: int, before: Tile | None) -> None:
@@ -177,21 +304,27 @@ def _bind(run, name: str, value) -> None:
     st = run.state
     ordinal = st.ordinal  # a transfer bound here is the next one the walk meets
     run.walk(value)
-    made = value._prod in ("TensorNew", "TensorLit")
-    if value._prod in RESULTS:
-        tile = _result(run, value) if st.scope is not None else None
-    else:
-        tile = st.tiles.get(_key(value, None if made else ordinal))
-    if (value._prod in ("Transfer", *RESULTS) or made) and tile is not None:
-        tile.name = name
+    tile, placed = _tile_of(run, value, ordinal)
+    if tile is not None:
+        if placed:
+            tile.name = name
         st.bound[name] = tile
-    else:
-        # A borrow, or a new name of the tensor (`let u = t;` copies nothing), allocates
-        # nothing: a use of the new local is a use of the tile it names.
-        named = value.value if value._prod == "Borrow" else value
-        lent = st.bound.get(named.name) if named._prod == "Local" else None
-        if lent is not None:
-            st.bound[name] = lent
+
+
+def _tile_of(run, value, ordinal: int) -> tuple[Tile | None, bool]:
+    """The tile a value just walked is, and whether the value placed it: a transfer (the
+    `ordinal`-th), a tensor made in place, or one a call or a branching value hands over;
+    else a borrow, or a new name of the tensor (`let u = t;` copies nothing), allocates
+    nothing: it is the tile the local it names holds."""
+    st = run.state
+    if value._prod in RESULTS:
+        return (_result(run, value) if st.scope is not None else None), True
+    if value._prod == "Transfer":
+        return st.tiles.get(ordinal), True
+    if value._prod in ("TensorNew", "TensorLit"):
+        return st.tiles.get(id(value)), True
+    named = value.value if value._prod == "Borrow" else value
+    return (st.bound.get(named.name) if named._prod == "Local" else None), False
 
 
 @summarize_working_sets.on("Local")
@@ -317,6 +450,8 @@ def _hold(sites, tiles: list[Tile]) -> None:
             live.discard(heappop(ends)[1])
         for i in sorted(spans[j][2] for j in live):
             site.held.setdefault(tiles[i].space, []).append(tiles[i])
+        for tile in site.given:
+            site.held.setdefault(tile.space, []).append(tile)
 
 
 def _working_sets(function: str, tiles: list[Tile]):

@@ -25,13 +25,19 @@ class Tile:
     start: int  # the point it is placed at; points number a function's nodes in order
     name: str | None = None  # the local it is bound to
     last: int = 0  # the last point it is resident at
-    # Where a loop's next turn finds it before its placement: its local carries it round the
-    # loop (reads it there before giving it a new tile), so it is resident from the loop's
-    # first point to that read too, as (first, read, before). `before` is the tile the local
-    # held on entering the loop, resident over that stretch on the first turn with the same
-    # footprint: the two are never resident at once, and `before` stands for its bytes.
+    # Stretches outside its own span where its local may hold it, as (first, last, before):
+    # where a loop's next turn finds it before its placement (its local carries it round the
+    # loop, reading it there before giving it a new tile), from the loop's first point to
+    # that read; and after a branch or a loop whose arm left it to its local, from there to
+    # the last use of the local. `before` is a tile of its local, of the same footprint,
+    # resident over the stretch on the other paths (on the loop's first turn, or through
+    # the other arms): the two are never resident at once, and `before` stands for its bytes.
     again: list[tuple[int, int, Tile | None]] = field(default_factory=list, compare=False,
                                                        repr=False)
+    # Stretches of points between its start and its last where it is not resident: the rest
+    # of a branch's arm (or a loop's turn) once the arm gives its local another tile, or the
+    # arms after the one that placed it; its later uses are on the paths through the others.
+    gaps: list[tuple[int, int]] = field(default_factory=list, compare=False, repr=False)
 
     def __post_init__(self):
         self.last = self.start
@@ -40,8 +46,14 @@ class Tile:
         """The stretches of points it is resident at, each with the tile that holds it on the
         loop's first turn instead (None for its own span); with `counted`, only those whose
         bytes it adds itself, which a tile standing for it does not."""
-        return [(self.start, self.last, None)] + [
-            s for s in self.again if not (counted and s[2] is not None)]
+        own, lo = [], self.start
+        for gap_lo, gap_hi in sorted(self.gaps):
+            if lo < gap_lo:
+                own.append((lo, min(gap_lo - 1, self.last), None))
+            lo = max(lo, gap_hi + 1)
+        if lo <= self.last:  # a gap never starts at the placement
+            own.append((lo, self.last, None))
+        return own + [s for s in self.again if not (counted and s[2] is not None)]
 
     def coexists(self, other: Tile) -> bool:
         """Whether the two are ever resident at once: what schedule-sub-spaces keeps apart."""
@@ -72,6 +84,9 @@ class CallSite:
     call: object  # the Call node
     point: int  # the caller's program point where the call starts
     held: dict[str, list[Tile]] = field(default_factory=dict)  # space -> tiles resident across
+    # The tiles its arguments place and hand to the callee (`step(transfer(x, M))`): placed
+    # after the call starts, held across it all the same.
+    given: list[Tile] = field(default_factory=list)
 
     def live(self, space: str) -> int:
         """The bytes the caller holds in `space` while the callee runs."""
@@ -91,8 +106,9 @@ def _placed(t: Tile) -> str:
 def describe_working_sets(working_sets: list[WorkingSet]) -> str:
     """The working sets as a reader of a dump reads them: per function and space, the peak
     and the tiles resident at it (marked *), then every tile with its size, its transfer and
-    the program points it is resident at: on a loop's next turn too, with the tile its local
-    held there on the first turn."""
+    the program points it is resident at (but for the gaps in them): on a loop's next turn
+    too, with the tile its local held there on the first turn, and after the branch whose arm
+    left it to its local, with the tile counted there for it."""
     lines = []
     for ws in working_sets:
         distinct = len({id(t) for t in ws.resident})
@@ -102,11 +118,15 @@ def describe_working_sets(working_sets: list[WorkingSet]) -> str:
                      + (f", {twice} of them twice" if twice else ""))
         for t in ws.tiles:
             peak = "*" if t in ws.resident else " "
-            again = "".join(f", {lo}..{hi} on a next turn"
-                            + (f" ({_placed(before)} on the first)" if before else "")
+            gaps = "".join(f", not {lo}..{min(hi, t.last)}" for lo, hi in t.gaps
+                           if lo <= t.last)
+            again = "".join((f", {lo}..{hi} on a next turn"
+                             + (f" ({_placed(before)} on the first)" if before else ""))
+                            if lo < t.start else
+                            f", {lo}..{hi} after its arm (counted as {_placed(before)})"
                             for lo, hi, before in t.again)
             lines.append(f"  {peak} {t.label}: {t.size} bytes, footprint {t.footprint}, "
-                         f"{_placed(t)}, points {t.start}..{t.last}{again}")
+                         f"{_placed(t)}, points {t.start}..{t.last}{gaps}{again}")
     return "".join(line + "\n" for line in lines)
 
 

@@ -19,7 +19,9 @@ CODES = {"one_tile": ["E6009"], "granule": ["E6010"], "loop_resident": ["E6010"]
          "overcommit": ["W1028"], "replicas": ["E6009"], "unrolled": ["E6009"],
          "made_in_place": ["E6009"], "e6010_through_call": ["E6010"],
          "e6010_through_branch": ["E6010"], "e6010_in_loop": ["E6010"],
-         "e6010_carried_round_loop": ["E6010"]}
+         "e6010_carried_round_loop": ["E6010"], "e6010_given_to_call": ["E6010"],
+         "e6010_assigned_in_branch": ["E6010"], "e6010_assigned_in_loop": ["E6010"],
+         "e6010_assigned_before_break": ["E6010"]}
 
 
 @pytest.mark.parametrize("case", NAMES)
@@ -80,13 +82,33 @@ def test_a_tile_moved_out_in_a_loop_is_not_kept_to_the_loops_end():
     assert [n.split(":")[0] for n in d.notes] == ["'t'", "'a'"]
 
 
-def test_a_tile_a_loop_carries_into_its_next_turn_is_resident_to_the_loops_end():
-    d = _one("e6010_carried_round_loop")
+def _two_tiles_of_w(case, notes, line):
+    """`case` is refused for two 60-byte tiles of W at once, at `line`, and its repaired twin
+    is admitted."""
+    d = _one(case)
     assert d.message == ("the working set of 'main' in memory space 'W' is 2 tiles, 120 bytes, "
                          "over its 100 byte capacity")
-    assert [n.split(":")[0] for n in d.notes] == ["'a'", "'s'"] and d.span.line == 12
-    assert not run_front(CASES / "e6010_carried_round_loop_repaired.vx",
-                         check_capacity).diagnostics.items
+    assert [n.split(":")[0] for n in d.notes] == notes and d.span.line == line
+    assert not run_front(CASES / f"{case}_repaired.vx", check_capacity).diagnostics.items
+    return d
+
+
+def test_a_tile_a_loop_carries_into_its_next_turn_is_resident_to_the_loops_end():
+    _two_tiles_of_w("e6010_carried_round_loop", ["'a'", "'s'"], 12)
+
+
+@pytest.mark.parametrize("case", ["e6010_assigned_in_branch", "e6010_assigned_in_loop"])
+def test_a_tile_its_local_keeps_where_an_arm_does_not_run_is_resident_to_its_last_use(case):
+    _two_tiles_of_w(case, ["'a'", "'s'"], 9)
+
+
+def test_a_tile_a_break_leaves_to_its_local_is_resident_to_its_last_use_after_the_loop():
+    d = _two_tiles_of_w("e6010_assigned_before_break", ["'a'", "'s'"], 11)
+    assert d.notes[0] == "'a': 60 bytes, placed at 10:13"  # the tile given before the break
+
+
+def test_a_tile_given_to_a_call_is_resident_to_the_end_of_its_arguments():
+    _two_tiles_of_w("e6010_given_to_call", ["'a'", "a temporary"], 13)
 
 
 def test_overcommit_turns_e6010_into_w1028():

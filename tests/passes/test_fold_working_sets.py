@@ -16,12 +16,15 @@ from front import (FRONT, assert_refused_from_the_command_line, assert_refused_t
 CASES = Path(__file__).parent / "cases" / "fold_working_sets"
 NAMES = sorted(p.stem for p in CASES.glob("*.vx"))
 CODES = {"held_across": ["E6027"], "deep_path": ["E6027"], "recursion": ["E6028"],
-         "overcommit": ["W1028"]}
+         "overcommit": ["W1028"], "given_to_call": ["E6027"]}
 REFUSED = {
     "held_across": ("E6027", "along the call path main -> stage in memory space 'W' peaks "
                              "at 6291456 bytes, over its 4194304 byte capacity"),
     "deep_path": ("E6027", "main -> a -> b -> c"),
     "recursion": ("E6028", "the recursion walk -> walk places tiles in memory space 'W'"),
+    # A tile transferred straight into the call is the caller's while the callee runs.
+    "given_to_call": ("E6027", "along the call path main -> step in memory space 'W' peaks "
+                               "at 120 bytes, over its 100 byte capacity"),
 }
 
 

@@ -47,6 +47,12 @@ def test_a_tile_a_loop_carries_is_kept_apart_from_the_tiles_of_its_next_turn():
     assert carried not in (s, v)  # beside `v` where it is placed, beside `s` on the next turn
 
 
+def test_tiles_of_two_arms_of_a_branch_may_share_a_slot():
+    ran = run_front(CASES / "branch_arms.vx", schedule_sub_spaces)
+    first, again, t, s = [t.slot.offset for t in ran.nodes("Transfer") if t.slot is not None]
+    assert first == again != t == s  # `a`'s two tiles share one; `s` keeps apart from `a`'s
+
+
 SIZES = st.lists(st.tuples(st.integers(1, 40000), st.booleans()), min_size=1, max_size=6)
 
 

@@ -97,10 +97,16 @@ def test_a_tile_handed_over_lives_from_where_it_is_bound(case):
 def test_a_tile_moved_out_in_a_loop_ends_at_the_move():
     [ws] = _sets("moved_in_loop").ctx.working_sets
     first, again = ws.tiles
-    assert first.last < again.start and ws.peak == 60
-    # `a`'s next tile is carried round the loop, but `first` holds that stretch on the
-    # first turn and stands for it: the two are never counted together.
-    assert [(lo, hi, before) for lo, hi, before in again.again] == [(2, first.last, first)]
+    # `first` is not resident in the rest of the turn that moves it out, where `again` is
+    # placed; after the loop, `a` holds it if the loop ran no turn.
+    [(_, moved, _), (after, end, _)] = first.spans()
+    assert moved < again.start <= again.last < after and end == first.last
+    assert ws.peak == 60
+    # `a`'s next tile is carried round the loop and may be `a`'s after it, but `first` is
+    # resident over both stretches on the other paths and stands for it: the two are never
+    # counted together.
+    assert [(lo, hi, before) for lo, hi, before in again.again] == [
+        (2, moved, first), (after, end, first)]
 
 
 def test_a_tile_a_loop_carries_is_resident_to_its_end_and_again_up_to_the_read():
@@ -111,6 +117,19 @@ def test_a_tile_a_loop_carries_is_resident_to_its_end_and_again_up_to_the_read()
     [(lo, hi, before)] = a.again
     assert lo < s.start < hi == first.last and before is first
     assert ws.peak == 60 + 30 and ws.resident == [first, s]  # `t` coexists with no `a`
+
+
+def test_a_tile_an_arm_gives_its_local_is_resident_in_that_arm_only():
+    [ws] = _sets("assigned_in_arms").ctx.working_sets
+    first, new, t, s = ws.tiles
+    # `first` is resident up to its move in the first arm, and again from the second, where
+    # `s` is placed beside it, to the last use of `a`.
+    [(_, moved, _), (kept, end, _)] = first.spans()
+    assert moved < new.start <= t.start <= t.last <= new.last < kept == s.start
+    assert end == first.last
+    # After the `if`, `a` holds `new` on the path through the first arm: `first` stands for it.
+    assert new.again == [(s.last + 2, first.last, first)]
+    assert ws.peak == 110 and ws.resident == [new, t]
 
 
 def test_a_carried_tile_nothing_stands_for_counts_on_the_next_turn():
@@ -359,3 +378,98 @@ def test_an_assigned_tile_ends_the_one_its_local_held_and_takes_its_uses():
     assert (first.name, second.name) == ("a", "a")
     assert first.start < first.last < second.start < second.last
     assert ws.peak == 60
+
+
+
+@st.composite
+def _branching(draw):
+    """Lines before, in and after a construct that runs one of its arms: `if`/`else`, `if`
+    (an empty second arm), `match` or `while` (no turn, or one). Each part places tiles of W and moves
+    them out (at once, or at the part's end), reads `a`, and an arm may give `a` a new tile
+    (moving the old one out first, or not)."""
+    count = iter(range(100))
+
+    def part(arm: bool) -> list[str]:
+        lines, last = [], []
+        for kind in draw(st.lists(st.sampled_from("pra" if arm else "pr"), max_size=4)):
+            k = next(count)
+            if kind == "p":
+                size = draw(st.integers(1, 60))
+                lines.append(f"let s{k} = transfer(Tensor<u8, [{size}]>::fill(1), Memory::W);")
+                (lines if draw(st.booleans()) else last).append(
+                    f"let o{k} = transfer(s{k}, Memory::CPU_DRAM);")
+            elif kind == "r":
+                lines.append("{ let r = &a; }")
+            elif draw(st.booleans()):
+                lines += [f"let h{k} = transfer(a, Memory::CPU_DRAM);",
+                          f"a = transfer(h{k}, Memory::W);"]
+            else:
+                lines.append(f"a = transfer(Tensor<u8, [{SIZE_A}]>::fill(2), Memory::W);")
+        return lines + last
+
+    construct = draw(st.sampled_from(["if-else", "if", "match", "while"]))
+    return construct, part(False), part(True), part(True), part(False)
+
+
+SIZE_A = 40
+
+
+def _peak(lines: list[str]) -> int:
+    text = ("Memory W { within: Memory::NPU_HBM, capacity: 1 MiB }\nfn main() {\n"
+            f"let mut c = true;\nlet k = 2;\nlet mut a = transfer(Tensor<u8, [{SIZE_A}]>::fill(1), "
+            "Memory::W);\n" + "\n".join(lines)
+            + "\nlet last = transfer(a, Memory::CPU_DRAM);\nprint(last[0]);\n}\n")
+    [ws] = run_front(text, summarize_working_sets).ctx.working_sets
+    return ws.peak
+
+
+@settings(max_examples=100, deadline=None)
+@given(_branching())
+def test_a_branch_peaks_at_least_as_high_as_each_path_through_it_written_out(program):
+    """Whichever arm runs, what is resident then is resident in the straight-line program
+    that runs that arm in the construct's place: the construct's peak bounds each of them."""
+    construct, before, first, second, after = program
+    if construct == "while":
+        built = ["while c {", *first, "c = false;", "}"]
+        paths = [[], first]
+    elif construct == "match":
+        built = ["match k {", "1 => {", *first, "}", "_ => {", *second, "}", "}"]
+        paths = [first, second]
+    else:
+        second = second if construct == "if-else" else []
+        built = ["if c {", *first, "}"] + (["else {", *second, "}"] if second else [])
+        paths = [first, second]
+    peak = _peak(before + built + after)
+    for path in paths:
+        assert peak >= _peak(before + ["{", *path, "}"] + after)
+
+
+# How a tile of W is given to a call: placed in the argument, or a local's, by value or by
+# reference.
+GIVEN = {"transfer": ("transfer(Tensor<u8, [{n}]>::fill(1), Memory::W)", ""),
+         "made": ("Tensor<u8, [{n}], Memory::W>::new()", ""),
+         "local": ("t{i}", ""), "borrow": ("&t{i}", "&")}
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(sorted(GIVEN)), st.integers(1, 100)), min_size=1,
+                max_size=3), st.booleans())
+def test_every_tile_given_to_a_call_is_held_across_it(args, nested):
+    """The callee counts no parameter: its caller holds each tile it is given, placed before
+    the call or in its arguments (in a call nested in another's arguments too), and they
+    are all resident at once before it runs."""
+    params = ", ".join(f"x{i}: {GIVEN[kind][1]}Tensor<u8, [{n}], Memory::W>"
+                       for i, (kind, n) in enumerate(args))
+    lets = "".join(f"let t{i} = transfer(Tensor<u8, [{n}]>::fill(1), Memory::W);\n"
+                   for i, (kind, n) in enumerate(args) if kind in ("local", "borrow"))
+    call = "g(" + ", ".join(GIVEN[kind][0].format(n=n, i=i)
+                            for i, (kind, n) in enumerate(args)) + ")"
+    text = ("Memory W { within: Memory::NPU_HBM, capacity: 1 MiB }\n"
+            f"fn g({params}) -> i32 {{ 0 }}\nfn h(v: i32) -> i32 {{ v }}\n"
+            f"fn main() {{\n{lets}print({f'h({call})' if nested else call});\n}}\n")
+    ctx = run_front(text, summarize_working_sets).ctx
+    [site] = [c for c in ctx.call_sites if c.callee == "g"]
+    total = sum(n for _, n in args)
+    assert site.live("W") == total
+    [ws] = [w for w in ctx.working_sets if w.function == "main"]
+    assert ws.peak == total
