@@ -14,6 +14,7 @@ Lconstparts = Lassumed.extend(
                       "part `part` of the constant `constant`: the first read of any of its "
                       "parts calls `fill` with a `&mut` to each, in order, but a tensor, "
                       "the last part, which `fill` returns, and every read after reads what "
-                      "it wrote (a read while it runs is E9006)")],
+                      "it wrote (a read while it runs is E9006); `C$b` names the state of "
+                      "a part of C computed apart, after C")],
     },
 )

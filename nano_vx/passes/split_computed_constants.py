@@ -30,8 +30,8 @@ class State:
 
 split_computed_constants = Pass("split-computed-constants", Lassumed, L, """
 Make each constant holding a struct, a tuple or an enum of scalars and vectors (and tensors:
-one, or several in a struct or a tuple, made as the value is computed but for at most one
-its literal gives) whose value calls a
+one, or several in a struct or a tuple, made as the value is computed but for those its
+literal gives as other constants' reads and at most one other) whose value calls a
 function, may stop the run, binds a variable or makes a tensor other than as a part of its
 literal one constant per part, all computed by a function at the first read of any of them,
 and each read of the constant the literal of its parts.
@@ -67,14 +67,23 @@ or tuple literal (down to its tensors) one tensor of which alone may be one some
 holds too (`H { a: mk(), b: T }` of a constant `T`, a row, what a function lent a tensor
 returns), the function returns that one instead, the buffer itself, which the part's global
 then shares with what else holds it, as the interpreter's constant does, and copies the
-others. A generic struct's field of erased type is
+others. A tensor the literal gives as another constant's read (`H { a: T, b: U, n: count()
+}`), but one the function returns where no other may be shared, is a constant of its own,
+`C_b`, whose function `C_b$fill` reads another part first (a scalar's where there is one),
+which computes the whole value where it is not computed yet, as the interpreter's first
+read of `C` computes it, then hands on the other constant's buffer, which `C_b`'s global
+then shares: the two constants' buffers stay two, each shared as in the interpreter. Its
+state is `C$b` (`const C_b = const_part 0 of C$b by C_b$fill;`): a read of it while `C`
+computes stops as `C` depending on itself (E9006), as the interpreter's read of `C` there.
+A generic struct's field of erased type is
 typed as what the value puts there (aggregate_types.constant_shape): what the function a call
 returning the whole value puts there (`const G: Pair<f64> = two();`, `two`'s literal's f64s),
 or, in a literal, the type a called function's result, a constant, a local's `let` or a literal
 is written with (`Pair { a: half(), b: 2.5 }` of `half() -> f64` holds two f64s), the value the
 interpreter holds there, or by an `if`'s arms (`Pair { a: if c() { 1.5 } else { 0.5 }, .. }`).
-A constant holding several tensors otherwise (two may be another's, or one whose literal
-does not say which, or one made by `::uninit()`; an enum's: the `match` gives back one), or a generic aggregate's
+A constant holding several tensors otherwise (two may be shared with something else,
+neither another constant's read, or one whose literal does not say which, or one made by
+`::uninit()`; an enum's: the `match` gives back one), or a generic aggregate's
 field the value does not type (a `match` choosing it, its arms no type reaches), or one whose
 value neither calls, nor may stop, nor binds, nor makes a tensor other than as a part of its
 literal, is inline-aggregate-constants' to inline or refuse.
