@@ -315,10 +315,10 @@ def _writes(shape: Tree, base, params, kept, taken: set, returned: list,
 def _split(item, shape: Tree, names: list, fill: str, first: int | None, fills: dict) -> list:
     """The function computing the constant `item`, writing its parts and returning its
     tensor (leaf `first` of shape), and a constant per part, named `names`, reading what it
-    wrote (the tensor the last part, after those it writes); each leaf `fills` names the
-    function of, a tensor another constant holds, a constant of its own, which its function
-    reads from that constant once it has computed `item` (reading one of its other parts),
-    so that the part's global holds that constant's buffer."""
+    wrote (the tensor the last part, after those it writes); `fills` gives each leaf holding
+    another constant's tensor the state and the function of a constant of its own, which
+    reads that tensor from the other constant once `item` is computed (reading one of its
+    other parts first), so that the part's global holds the other constant's buffer."""
     sp = item.span
     taken = {n.name for n in descendants(item.value)
              if n._prod in ("Local", "Let", "Param", "PBind")}
