@@ -79,7 +79,8 @@ NOT_LOWERED = {
     # A constant holding an aggregate holding two tensors, each an `if` chooses among other
     # constants' (not another constant's read, which a constant of its own reads again), or
     # made by ::uninit(), or rows of one tensor (the function computing it returns one tensor
-    # and would copy the other): inline-aggregate-constants refuses it.
+    # and would copy the other, as copy-out-tensors refuses for any function returning two
+    # such tensors: a call gives back one buffer): inline-aggregate-constants refuses it.
     "tests/passes/cases/inline_aggregate_constants/"
     "e5010_holding_two_tensors_constants_hold_chosen_by_ifs.vx",
     "tests/passes/cases/inline_aggregate_constants/e5010_holding_two_tensors_made_by_uninit.vx",
