@@ -101,7 +101,7 @@ NONTERMINALS = [
              "func.func; topology: the device a kernel runs on (the vx.topology attribute)"),
         prod("Declare", "name: name, args: mtype*, results: mtype*",
              "func.func private: a function of the runtime"),
-        prod("Global", "name: name, type: mtype, value: number?",
+        prod("Global", "name: iname, type: mtype, value: number?",
              "memref.global: a cell the whole program shares, starting at `value` (the depth "
              "of nested calls), or at nothing (a vector, written before it is read)"),
         prod("PrintSite", "id: int, kind: printkind, type: scalar?, text: string?, dims: int*",
@@ -132,7 +132,7 @@ NONTERMINALS = [
         prod("Convert", "result: ssa, op: convop, value: ssa, source: mtype, type: mtype",
              "a conversion from `source` to `type`"),
         prod("Alloca", "result: ssa, type: mtype", "memref.alloca: a mutable local's cell"),
-        prod("GetGlobal", "result: ssa, name: name, type: mtype", "memref.get_global"),
+        prod("GetGlobal", "result: ssa, name: iname, type: mtype", "memref.get_global"),
         prod("Alloc", "result: ssa, sizes: ssa*, type: mtype",
              "memref.alloc: a tensor's elements; sizes: its `?` extents, in order, as index"),
         prod("Dim", "result: ssa, ref: ssa, index: ssa, type: mtype",

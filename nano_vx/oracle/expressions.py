@@ -172,7 +172,10 @@ class ExprMixin:
                 self.depth += 1
                 computed[constant] = (parts, given)
             if computed[constant] is None:
-                wrong_kind(span, f"the constant '{constant}' depends on itself")
+                # A part computed apart (split-computed-constants' `C$b`) is the constant
+                # C's own: only C's computation reads it again before it is computed.
+                wrong_kind(span, f"the constant '{constant.partition('$')[0]}' depends on "
+                           "itself")
             parts, given = computed[constant]
             # A tensor part, the last, is what fill returns (the part of its written-flags
             # before it is fill's parameter once track-uninit-elements gives it one).

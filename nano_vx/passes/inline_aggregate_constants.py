@@ -29,8 +29,9 @@ inline_aggregate_constants = Pass("inline-aggregate-constants", L, L, """
 Replace each read of a constant holding a struct, a tuple or an enum by its value, and drop
 the constant (E5010 for one making a tensor other than as a part of its literal, or whose
 value calls a function, may stop the run or binds a variable, which split-computed-constants
-did not split: holding several tensors, two of which may be another constant's, or one made
-by `::uninit()`, or a generic struct's field its value does not type).
+did not split: holding several tensors, two of which may be shared with something else,
+neither another constant's read, or one made by `::uninit()`, or a generic struct's field
+its value does not type).
 
 Native code makes a constant one global scalar; one holding an aggregate is a literal at
 each read instead, which the passes after take apart as any other (`ORIGIN.x` is `P { x: 0,
@@ -41,8 +42,9 @@ run (an integer division by other than a literal, a shift by other than a small 
 index) the interpreter computes whole at the first read, where a read of one part computes
 only that part: split-computed-constants made a struct, a tuple or an enum of scalars (and
 tensors it makes) computing such a value (here or through a constant it reads) a constant per
-part, and one left (tensors two of which may be another constant's, or one made by
-`::uninit()`, which a copy would not be or would read, a generic struct's field its value does not type) is refused (so is one whose value binds a variable, which a literal at two
+part, and one left (tensors two of which may be shared with something else, an `if`
+choosing another constant's or a row, or one made by `::uninit()`, which a copy would not be
+or would read, a generic struct's field its value does not type) is refused (so is one whose value binds a variable, which a literal at two
 reads of one function would bind twice). A tensor's buffer every read shares (a write
 through a copy shows in the constant): hoist-constant-tensors made each tensor a part of
 the literal makes a constant of its own, which select-instructions keeps in a global, and

@@ -20,6 +20,9 @@ from ..scalars.aggregates import (TAG, Names, Shapes, Tree, concrete, copy_eleme
 from ..scalars.constant_values import calls, computed, may_share_tensors, may_stop, maybe_uninit
 
 
+RETURNED, HELD = "returned", "held"  # a tensor leaf's role in the function computing it
+
+
 @dataclass
 class State:
     parts: dict = field(default_factory=dict)  # a split constant's name -> its parts' names
@@ -27,8 +30,8 @@ class State:
 
 split_computed_constants = Pass("split-computed-constants", Lassumed, L, """
 Make each constant holding a struct, a tuple or an enum of scalars and vectors (and tensors:
-one, or several in a struct or a tuple, made as the value is computed but for at most one
-its literal gives) whose value calls a
+one, or several in a struct or a tuple, made as the value is computed but for those its
+literal gives as other constants' reads and at most one other) whose value calls a
 function, may stop the run, binds a variable or makes a tensor other than as a part of its
 literal one constant per part, all computed by a function at the first read of any of them,
 and each read of the constant the literal of its parts.
@@ -64,14 +67,23 @@ or tuple literal (down to its tensors) one tensor of which alone may be one some
 holds too (`H { a: mk(), b: T }` of a constant `T`, a row, what a function lent a tensor
 returns), the function returns that one instead, the buffer itself, which the part's global
 then shares with what else holds it, as the interpreter's constant does, and copies the
-others. A generic struct's field of erased type is
+others. A tensor the literal gives as another constant's read (`H { a: T, b: U, n: count()
+}`), but one the function returns where no other may be shared, is a constant of its own,
+`C_b`, whose function `C_b$fill` reads another part first (a scalar's where there is one),
+which computes the whole value where it is not computed yet, as the interpreter's first
+read of `C` computes it, then hands on the other constant's buffer, which `C_b`'s global
+then shares: the two constants' buffers stay two, each shared as in the interpreter. Its
+state is `C$b` (`const C_b = const_part 0 of C$b by C_b$fill;`): a read of it while `C`
+computes stops as `C` depending on itself (E9006), as the interpreter's read of `C` there.
+A generic struct's field of erased type is
 typed as what the value puts there (aggregate_types.constant_shape): what the function a call
 returning the whole value puts there (`const G: Pair<f64> = two();`, `two`'s literal's f64s),
 or, in a literal, the type a called function's result, a constant, a local's `let` or a literal
 is written with (`Pair { a: half(), b: 2.5 }` of `half() -> f64` holds two f64s), the value the
 interpreter holds there, or by an `if`'s arms (`Pair { a: if c() { 1.5 } else { 0.5 }, .. }`).
-A constant holding several tensors otherwise (two may be another's, or one whose literal
-does not say which, or one made by `::uninit()`; an enum's: the `match` gives back one), or a generic aggregate's
+A constant holding several tensors otherwise (two may be shared with something else,
+neither another constant's read, or one whose literal does not say which, or one made by
+`::uninit()`; an enum's: the `match` gives back one), or a generic aggregate's
 field the value does not type (a `match` choosing it, its arms no type reaches), or one whose
 value neither calls, nor may stop, nor binds, nor makes a tensor other than as a part of its
 literal, is inline-aggregate-constants' to inline or refuse.
@@ -80,29 +92,41 @@ literal, is inline-aggregate-constants' to inline or refuse.
 
 def _returned(shape: Tree, item, fns: dict, consts: dict):
     """The index among shape's leaves of the tensor the function computing the constant
-    `item` of this shape returns (None for no tensor), if the constant is split here: a
-    struct, a tuple or an enum of such, down to scalars and vectors of scalars, each a
-    global of its own, and at most one tensor; or a struct or a tuple holding several, each
-    made as the value is computed and never by `::uninit()`, but for one the value may share
-    with something else (another constant's, a row), which its literal gives as a part of its
-    own (a scalar part may read another's element): the function returns that one (else the
-    first) and copies each other into the buffer the first read makes for its global, a copy
-    no read can tell from the tensor, which nothing else holds, and which reads no element
-    never written. False where it is not split."""
+    `item` of this shape returns (None for no tensor), and those of the tensors it leaves to
+    constants of their own (another constant's, each read from it), if the constant is split
+    here: a struct, a tuple or an enum of such, down to scalars and vectors of scalars, each
+    a global of its own, and at most one tensor; or a struct or a tuple holding several, each
+    made as the value is computed and never by `::uninit()`, but for those its literal gives
+    as a part of its own (a scalar part may read another's element) that another constant
+    holds, each that constant's buffer, and one other the value may share with something
+    else (a row): the function returns that one (else the first another constant holds,
+    else the first) and copies each other into the buffer the first read makes for its
+    global, a copy no read can tell from the tensor, which nothing else holds, and which
+    reads no element never written. False where it is not split."""
     if not _parts_split(shape):
         return False
     tensors = [k for k, ty in enumerate(shape.leaves()) if is_tensor(ty)]
     if len(tensors) <= 1:
-        return tensors[0] if tensors else None
+        return (tensors[0] if tensors else None), ()
     if _has_enum(shape) or maybe_uninit(item.value, fns, consts):
         return False
     if not may_share_tensors(item.value, fns, consts):
-        return tensors[0]
+        return tensors[0], ()
     given = _leaf_values(item.value, shape)
     if given is None:
         return False
-    shared = [k for k in tensors if may_share_tensors(given[k], fns, consts)]
-    return False if len(shared) > 1 else (shared or tensors)[0]
+    held = [k for k in tensors if _held(given[k], consts)]
+    shared = [k for k in tensors
+              if k not in held and may_share_tensors(given[k], fns, consts)]
+    if len(shared) > 1:
+        return False
+    first = (shared or held or tensors)[0]
+    return first, tuple(k for k in held if k != first)
+
+
+def _held(e, consts: dict) -> bool:
+    """Whether e reads a constant holding a tensor, whose buffer every read shares."""
+    return e._prod == "Global" and e.name in consts and is_tensor(consts[e.name].type)
 
 
 def _leaf_values(e, shape: Tree):
@@ -170,8 +194,8 @@ def _program(run, program):
             # interpreter holds it.
             sigs = sigs if sigs is not None else program_types(program)[1]
             shape = constant_shape(item, shape, program, sigs)
-        first = _returned(shape, item, fns, named) if shape is not None else False
-        if first is False:
+        chosen = _returned(shape, item, fns, named) if shape is not None else False
+        if chosen is False:
             continue
         nodes = computed(item.value, scalars)
         if calls(nodes) or any(map(may_stop, nodes)) or \
@@ -179,16 +203,20 @@ def _program(run, program):
                 _made_apart(item.value, shape):
             names = [_unused(f"{item.name}_{path}", taken) for path in shape.paths()]
             st.parts[item.name] = shape.rebuilt(iter(names))
-            split[item.name] = shape, first
+            split[item.name] = shape, chosen
     if not split:
         return program
     made = run.rebuild(program)  # the reads, in the functions and the constants' values
     items = []
     for item in made.items:
         if item._prod == "ConstItem" and item.name in split:
-            shape, first = split[item.name]
-            items.extend(_split(item, shape, st.parts[item.name].leaves(),
-                                _unused(f"{item.name}$fill", taken), first))
+            shape, (first, held) = split[item.name]
+            names = st.parts[item.name].leaves()
+            paths = shape.paths()
+            fills = {k: (f"{item.name}${paths[k]}", _unused(f"{names[k]}$fill", taken))
+                     for k in held}
+            items.extend(_split(item, shape, names, _unused(f"{item.name}$fill", taken),
+                                first, fills))
         else:
             items.append(item)
     return made.replace(items=tuple(items))
@@ -236,14 +264,19 @@ def _writes(shape: Tree, base, params, kept, taken: set, returned: list,
             copies: Names) -> list:
     """The statements writing each scalar part of the value `base` of this shape through the
     next of `params` (an iterator of their names, in order), the tensor the next of `kept`
-    (whether each leaf, in order, is the one returned) says appended to `returned` (each
-    other copied element by element into its parameter, the loops named by `copies`); an enum's a `match` on it that writes its variant's index as its
+    (each leaf's role, in order: RETURNED, HELD by another constant, which a constant of its
+    own reads from it, or None) says is returned appended to `returned` (each other not held
+    copied element by element into its parameter, the loops named by `copies`); an enum's a
+    `match` on it that writes its variant's index as its
     tag, then the variant's parts, the value of each arm the tensor where the enum holds one
     (a `::new()` one in a variant not carrying it, which no read of that variant reads),
     bound by a `let` that is what is returned."""
     sp = base.span
-    if shape.kind == "leaf" and next(kept):
+    role = next(kept) if shape.kind == "leaf" else None
+    if role == RETURNED:
         returned.append(base)
+        return []
+    if role == HELD:
         return []
     if shape.kind == "leaf" and is_tensor(shape.leaf):
         return copy_elements(copies, L["Local"](next(params), span=sp), base, shape.leaf, sp)
@@ -279,27 +312,53 @@ def _writes(shape: Tree, base, params, kept, taken: set, returned: list,
     return [L["Let"](name, False, tensor, chosen, span=sp)]
 
 
-def _split(item, shape: Tree, names: list, fill: str, first: int | None) -> list:
+def _split(item, shape: Tree, names: list, fill: str, first: int | None, fills: dict) -> list:
     """The function computing the constant `item`, writing its parts and returning its
     tensor (leaf `first` of shape), and a constant per part, named `names`, reading what it
-    wrote (the tensor the last part, after those it writes)."""
+    wrote (the tensor the last part, after those it writes); `fills` gives each leaf holding
+    another constant's tensor the state and the function of a constant of its own, which
+    reads that tensor from the other constant once `item` is computed (reading one of its
+    other parts first), so that the part's global holds the other constant's buffer."""
     sp = item.span
     taken = {n.name for n in descendants(item.value)
              if n._prod in ("Local", "Let", "Param", "PBind")}
     value = unused_name("value", taken)
     leaves = shape.leaves()
-    written = [ty for k, ty in enumerate(leaves) if k != first]
+    written = [ty for k, ty in enumerate(leaves) if k != first and k not in fills]
     params = [L["Param"](unused_name("part", taken), ty if is_tensor(ty) else
                          L["BorrowType"](ty, True, span=sp), span=sp) for ty in written]
     returned: list = []
+    roles = (RETURNED if k == first else HELD if k in fills else None
+             for k in range(len(leaves)))
     stmts = [L["Let"](value, False, item.type, item.value, span=sp),
              *_writes(shape, L["Local"](value, span=sp), iter(p.name for p in params),
-                      iter(k == first for k in range(len(leaves))), taken, returned,
-                      Names(item.value))]
+                      roles, taken, returned, Names(item.value))]
     ret = leaves[first] if first is not None else None
     fn = L["Fn"](fill, tuple(params), None, ret, (),
                  L["Block"](tuple(stmts), returned[0] if returned else None, span=sp), span=sp)
     order = iter(range(len(written)))
-    return [fn, *(L["ConstItem"](name, ty, L["ConstPart"](
-        item.name, fill, len(written) if k == first else next(order), span=sp), span=sp)
-                  for k, (name, ty) in enumerate(zip(names, leaves)))]
+    made = [fn]
+    computing = [k for k in range(len(leaves)) if k not in fills]
+    forced = next((k for k in computing if not is_tensor(leaves[k])), computing[0])
+    given = _leaf_values(item.value, shape) if fills else ()
+    for k, (name, ty) in enumerate(zip(names, leaves)):
+        if k in fills:
+            made.extend(_held_part(name, ty, *fills[k], given[k],
+                                   L["Global"](names[forced], span=sp), leaves[forced]))
+            continue
+        made.append(L["ConstItem"](name, ty, L["ConstPart"](
+            item.name, fill, len(written) if k == first else next(order), span=sp), span=sp))
+    return made
+
+
+def _held_part(name: str, ty, state: str, fill: str, read, forced, forced_type) -> list:
+    """The constant `name` of tensor type ty holding the tensor another constant holds,
+    which `read` reads, and the function computing it at its first read: it reads another
+    part first (`forced`), whose first read computes the whole constant, as the
+    interpreter's first read of the constant would, then hands on the other constant's
+    buffer, which the part's global then shares. Its state is `C$path` of the constant C
+    it is a part of: a read of it while C computes is C depending on itself."""
+    sp = read.span
+    let = L["Let"]("computed", False, forced_type, forced, span=sp)
+    fn = L["Fn"](fill, (), None, ty, (), L["Block"]((let,), read, span=sp), span=sp)
+    return [fn, L["ConstItem"](name, ty, L["ConstPart"](state, fill, 0, span=sp), span=sp)]

@@ -57,7 +57,7 @@ def test_numbers_are_cast_to_the_types_the_interpreter_gives_them():
 
 
 @pytest.mark.parametrize("case, says", [
-    ("e5010_holding_two_tensors_two_constants_hold",
+    ("e5010_holding_two_tensors_constants_hold_chosen_by_ifs",
      "a constant holding an aggregate whose value calls a function"),
     ("e5010_holding_two_tensors_made_by_uninit",
      "a constant holding an aggregate whose value calls a function"),
