@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from ..nanopass import children, descendants
 from .aggregate_types import printed
+from .aggregates import strip
 from .sole_buffers import MADE
 
 
@@ -64,8 +65,10 @@ _STATEMENTS = frozenset({"Let", "Assign", "ExprStmt", "Return", "GiveBack", "If"
 
 
 def _held_elsewhere(fn, mine: set, held: set, params: dict, sigs: dict):
-    """The statement of fn reading one of `mine` other than by its elements, in a `print`, or
-    passed on as one, or a `let` or assignment making one of other than a new tensor."""
+    """The statement of fn reading one of `mine` other than by its elements (a row is a view
+    of the buffer), in a `print`, or passed on as one, or a `let` or assignment making one of other than a new tensor."""
+    ranks = {n.name: len(t.dims) for n in (*fn.params, *descendants(fn.body))
+             if n._prod in ("Param", "Let") and (t := _tensor(n.type)) is not None}
     stack = [(fn.body, False, fn)]
     while stack:
         node, shown, at = stack.pop()  # shown: in what a `print` prints, which keeps nothing
@@ -76,8 +79,12 @@ def _held_elsewhere(fn, mine: set, held: set, params: dict, sigs: dict):
             return at
         if p == "ExprStmt" and printed(node.expr, sigs) is not None:
             shown = True
-        elif p == "Index" and _named(node.base) is not None:
-            stack.append((node.index, shown, at))
+        elif p == "Index" and _named(_indexed(node)[0]) is not None:
+            base, indices = _indexed(node)
+            if _named(base) in mine and len(indices) < ranks.get(_named(base), 0) \
+                    and not shown:
+                return at  # a row, a view of the buffer
+            stack.extend((i, shown, at) for i in indices)
             continue
         elif p == "Call" and node.callee._prod == "Global" and node.callee.name in params:
             names = params[node.callee.name]
@@ -93,6 +100,23 @@ def _held_elsewhere(fn, mine: set, held: set, params: dict, sigs: dict):
             continue
         stack.extend((child, shown, at) for _, _, child in children(node))
     return None
+
+
+def _indexed(e):
+    """The tensor an index chain `t[i][j]` (or `(*t)[i]`) indexes, and its indices."""
+    indices = []
+    while e._prod == "Index":
+        indices.append(e.index)
+        e = e.base
+    return e, indices
+
+
+def _tensor(ty):
+    """The tensor type ty is or a reference of it refers to; None for another type."""
+    ty = strip(ty)
+    if ty is not None and ty._prod == "BorrowType":
+        ty = strip(ty.inner)
+    return ty if ty is not None and ty._prod == "TensorType" else None
 
 
 def _bound(node):
