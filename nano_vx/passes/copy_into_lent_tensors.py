@@ -30,13 +30,13 @@ The interpreter gives the variable the reference names (the caller's, for a para
 new tensor; the buffer that variable holds stands for it, so the copy is what every later
 read of the variable sees, while no other name holds that buffer: each local a filled
 reference may refer to is read only by its elements, in a `print` or lent on to a
-parameter filled so, and made only by a tensor constructor (scalars/filled_buffers.py), else
-E5010, as a `let` holding the old tensor would see the copy. The extents are the reference's
-type's, which the new tensor's are too; a tensor of `?` extents is E5010, since the new one
-may have others, which the interpreter's variable then holds and the buffer cannot. A kernel's
-assignment is return-kernel-tensors' and write-out-kernel-values', and one inside a closure
-is left to the refusal (type-scalars), as are the functions the whole program's refusal
-leaves.
+parameter filled so, and made only by a tensor constructor, and a filled parameter is given
+a variable, not a row (scalars/filled_buffers.py), else E5010: a `let` holding the old tensor
+would see the copy, and the interpreter's reference to a row replaces a tensor of its own.
+The extents are the reference's type's, which the new tensor's are too; a tensor of `?`
+extents is E5010, since the new one may have others, which the interpreter's variable then
+holds and the buffer cannot. A kernel's assignment is return-kernel-tensors' and
+write-out-kernel-values', and one inside a closure is left to the refusal (type-scalars).
 """, state=_Filled)
 
 
