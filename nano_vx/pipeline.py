@@ -80,6 +80,7 @@ from .passes.copy_rest_into_assigning_arms import copy_rest_into_assigning_arms
 from .passes.copy_rest_into_closure_assigning_arms import copy_rest_into_closure_assigning_arms
 from .passes.copy_rest_into_repointing_arms import copy_rest_into_repointing_arms
 from .passes.copy_into_assigned_uninit_tensors import copy_into_assigned_uninit_tensors
+from .passes.copy_into_lent_tensors import copy_into_lent_tensors
 from .passes.copy_tracked_functions import copy_tracked_functions
 from .passes.defer_early_returned_references import defer_early_returned_references
 from .passes.defer_kernel_moves import defer_kernel_moves
@@ -427,6 +428,7 @@ BACK_END = [
     assign_chosen_tensors,
     bind_chosen_row_arguments,
     split_chosen_tensor_references,
+    copy_into_lent_tensors,
     wrap_function_values,
     bind_assigning_closures_again,
     delay_assigning_closures,

@@ -1,19 +1,21 @@
 """Whether the buffers a function fills are held by no one else: scalarize-aggregates lowers a
 tensor part assigned whole through a `&mut` to its aggregate by copying the new tensor's
 elements into the buffer the caller lent, which is the same as the interpreter's replacing
-the caller's tensor only while nothing else holds that buffer."""
+the caller's tensor only while nothing else holds that buffer; copy-into-lent-tensors does
+the same for a tensor assigned whole through a `&mut` to a tensor."""
 
 from __future__ import annotations
 
 from ..nanopass import children, descendants
 from .aggregate_types import printed
+from .aggregates import strip
 from .sole_buffers import MADE
 
 
 def shared_fill(program, fills: dict, sigs: dict):
     """The first place of `program` (a scalarized one) where a buffer a function fills may be
     held by another local than the one lent, as (function, node); None when there is none.
-    fills: function -> the names of its parameters it copies a tensor into.
+    fills: function -> the names of its parameters (or `&mut` locals) it copies a tensor into.
 
     A local may be such a buffer when it is filled, passed where a parameter that may be one
     is taken, given such a parameter by a call, or bound to one (each direction, to closure);
@@ -21,7 +23,10 @@ def shared_fill(program, fills: dict, sigs: dict):
     made to refer elsewhere) stands for each it is made to refer to.
     Each of those may be read only by its elements, in a `print`, or passed on so, and made
     only by a tensor constructor or from another of them: a tensor read whole could be the
-    buffer, which the copy changes where the interpreter's replacing the tensor leaves it."""
+    buffer, which the copy changes where the interpreter's replacing the tensor leaves it.
+    A parameter that may be one is given a local, or a reference to one: given a row
+    (`&mut m[1]`), the interpreter's tensor assigned replaces a tensor of the reference's own,
+    not the row the copy would change."""
     fns = {i.name: i for i in program.items if i._prod == "Fn"}
     params = {name: [p.name for p in fn.params] for name, fn in fns.items()}
     calls = {name: [n for n in descendants(fn.body) if n._prod == "Call"
@@ -48,6 +53,12 @@ def shared_fill(program, fills: dict, sigs: dict):
                 if (f, _bound(n)) in held and _named(n.value) is not None:
                     held.add((f, _named(n.value)))
         grown = len(held) > before
+    for f in fns:
+        for call in calls[f]:
+            # a row lent: the interpreter's reference is to a tensor of its own, not the row
+            if any((call.callee.name, x) in held and _named(a) is None
+                   for x, a in zip(params[call.callee.name], call.args)):
+                return f, call
     for f, fn in fns.items():
         mine = {x for g, x in held if g == f}
         if mine:
@@ -64,8 +75,10 @@ _STATEMENTS = frozenset({"Let", "Assign", "ExprStmt", "Return", "GiveBack", "If"
 
 
 def _held_elsewhere(fn, mine: set, held: set, params: dict, sigs: dict):
-    """The statement of fn reading one of `mine` other than by its elements, in a `print`, or
-    passed on as one, or a `let` or assignment making one of other than a new tensor."""
+    """The statement of fn reading one of `mine` other than by its elements (a row is a view
+    of the buffer), in a `print`, or passed on as one, or a `let` or assignment making one of other than a new tensor."""
+    ranks = {n.name: len(t.dims) for n in (*fn.params, *descendants(fn.body))
+             if n._prod in ("Param", "Let") and (t := _tensor(n.type)) is not None}
     stack = [(fn.body, False, fn)]
     while stack:
         node, shown, at = stack.pop()  # shown: in what a `print` prints, which keeps nothing
@@ -76,8 +89,12 @@ def _held_elsewhere(fn, mine: set, held: set, params: dict, sigs: dict):
             return at
         if p == "ExprStmt" and printed(node.expr, sigs) is not None:
             shown = True
-        elif p == "Index" and _named(node.base) is not None:
-            stack.append((node.index, shown, at))
+        elif p == "Index" and _named(_indexed(node)[0]) is not None:
+            base, indices = _indexed(node)
+            if _named(base) in mine and len(indices) < ranks.get(_named(base), 0) \
+                    and not shown:
+                return at  # a row, a view of the buffer
+            stack.extend((i, shown, at) for i in indices)
             continue
         elif p == "Call" and node.callee._prod == "Global" and node.callee.name in params:
             names = params[node.callee.name]
@@ -95,6 +112,23 @@ def _held_elsewhere(fn, mine: set, held: set, params: dict, sigs: dict):
     return None
 
 
+def _indexed(e):
+    """The tensor an index chain `t[i][j]` (or `(*t)[i]`) indexes, and its indices."""
+    indices = []
+    while e._prod == "Index":
+        indices.append(e.index)
+        e = e.base
+    return e, indices
+
+
+def _tensor(ty):
+    """The tensor type ty is or a reference of it refers to; None for another type."""
+    ty = strip(ty)
+    if ty is not None and ty._prod == "BorrowType":
+        ty = strip(ty.inner)
+    return ty if ty is not None and ty._prod == "TensorType" else None
+
+
 def _bound(node):
     """The local a `let` or an assignment binds whole; None for a part."""
     if node._prod == "Let":
@@ -103,7 +137,8 @@ def _bound(node):
 
 
 def _named(e):
-    """The local e reads or refers to: `x`, `*x` or `&mut x`; None for another expression."""
-    if e._prod in ("Deref", "Borrow") and e.value._prod == "Local":
-        return e.value.name
+    """The local e reads or refers to: `x`, `*x`, `&mut x` or `&mut *x`; None for another
+    expression."""
+    while e._prod in ("Deref", "Borrow"):
+        e = e.value
     return e.name if e._prod == "Local" else None

@@ -1085,3 +1085,31 @@ def test_an_enum_variable_given_its_parameters_tensor_then_made_ones_gives_those
         tmp_path, case):
     printed, body = ENUM_TAKERS[case]
     _assert_given_back(tmp_path, ENUM_TAKEN.replace("BODY", body), printed)
+
+
+# A tensor assigned whole through a `&mut` on every turn, a parameter or a local reference:
+# copy-into-lent-tensors copies the new tensor's elements into the buffer the reference
+# refers to, and the tensor made for the statement is given back after the copy.
+THROUGH_A_REFERENCE = """
+fn reset(t: &mut Tensor<f32, [262144]>, k: f32) {
+    *t = Tensor<f32, [262144]>::fill(k);
+}
+
+fn main() {
+    let mut a = Tensor<f32, [262144]>::new();
+    let mut i = 0;
+    let mut s = 0.0f32;
+    while i < 20000 {
+        BODY
+        s = s + a[i * 13];
+        i = i + 1;
+    }
+    print(s);
+}
+"""
+
+
+@pytest.mark.parametrize("body", ["reset(&mut a, 1.0f32);",
+                                  "let r = &mut a; *r = Tensor<f32, [262144]>::fill(1.0f32);"])
+def test_a_tensor_assigned_whole_through_a_reference_every_turn_is_given_back(tmp_path, body):
+    _assert_given_back(tmp_path, THROUGH_A_REFERENCE.replace("BODY", body), "20000")
