@@ -8,6 +8,7 @@ from .passes.assign_chosen_closures import assign_chosen_closures
 from .passes.assign_chosen_tensors import assign_chosen_tensors
 from .passes.bind_assigned_starts import bind_assigned_starts
 from .passes.bind_assigning_closures_again import bind_assigning_closures_again
+from .passes.bind_called_closure_values import bind_called_closure_values
 from .passes.bind_chosen_row_arguments import bind_chosen_row_arguments
 from .passes.bind_chosen_storage_heads import bind_chosen_storage_heads
 from .passes.bind_extent_literals import bind_extent_literals
@@ -199,6 +200,7 @@ from .passes.resolve_sub_space_ancestors import resolve_sub_space_ancestors
 from .passes.resolve_type_paths import resolve_type_paths
 from .passes.return_assigned_references import return_assigned_references
 from .passes.return_assigned_tensor_fields import return_assigned_tensor_fields
+from .passes.return_bound_closures import return_bound_closures
 from .passes.return_chosen_rows import return_chosen_rows
 from .passes.return_kernel_pointers import return_kernel_pointers
 from .passes.return_kernel_tensors import return_kernel_tensors
@@ -432,6 +434,8 @@ BACK_END = [
     delay_assigning_closures,
     copy_closures_per_argument_type,
     cast_plain_values,
+    return_bound_closures,
+    bind_called_closure_values,
     check_native_subset,
     settle_written_tensors,
     name_sizing_calls,
