@@ -129,9 +129,10 @@ NOT_LOWERED = {
     "e5010_chosen_by_a_closure_given_a_closure_call.vx",
     # A closure a `let mut` binds, called in a `spawn` body in a closure's body that a
     # closure made inside another closure calls, which that closure gives back, before the
-    # `let` of a variable another closure it is given reads: it may be called later. (The
-    # closure given back captures its maker's parameter, which native code does not lower
-    # either: a closure used as a value capturing a variable of the closure around it.)
+    # `let` of a variable another closure it is given reads: it may be called later, and
+    # that closure's `let` (after the variable's) is not in scope at the launch. (The closure
+    # given back, reading its maker's parameter, lowers without the launch:
+    # return-bound-closures and bind-called-closure-values.)
     "tests/passes/cases/choose_closures_in_kernels/"
     "e5010_launched_by_a_closure_named_in_a_closure_another_gives_back.vx",
     # A `spawn` body assigning a tensor of the launcher whole and calling in a loop a closure
