@@ -141,6 +141,7 @@ from .passes.halt_unit_operations import halt_unit_operations
 from .passes.hand_on_lent_tensors import hand_on_lent_tensors
 from .passes.hoist_sizing_lets import hoist_sizing_lets
 from .passes.hoist_captured_lets import hoist_captured_lets
+from .passes.hoist_lets_of_chosen_closures import hoist_lets_of_chosen_closures
 from .passes.hold_operands_before_extent_literals import hold_operands_before_extent_literals
 from .passes.hold_operands_before_kernel_moved_reads import (
     hold_operands_before_kernel_moved_reads)
@@ -357,6 +358,7 @@ BACK_END = [
     assign_chosen_closures,
     delay_launching_closures,
     bind_launching_closures_again,
+    hoist_lets_of_chosen_closures,
     choose_closures_in_kernels,
     copy_closures_into_kernels,
     flag_assigned_placement_queries,

@@ -280,10 +280,11 @@ def test_list_passes_prints_the_back_end_between_the_front_end_and_the_spatial_l
             ["bind-chosen-row-arguments", "rewrite", "Lsplit", "Lsplit"],
             ["split-chosen-tensor-references", "rewrite", "Lsplit", "Lsplit"]]
     chosen = names.index("choose-closures-in-kernels")
-    assert rows[chosen - 3:chosen + 2] == [
+    assert rows[chosen - 4:chosen + 2] == [
         ["assign-chosen-closures", "rewrite", "Lpinned", "Lpinned"],
         ["delay-launching-closures", "rewrite", "Lpinned", "Lpinned"],
         ["bind-launching-closures-again", "rewrite", "Lpinned", "Lpinned"],
+        ["hoist-lets-of-chosen-closures", "rewrite", "Lpinned", "Lpinned"],
         ["choose-closures-in-kernels", "rewrite", "Lpinned", "Lpinned"],
         ["copy-closures-into-kernels", "rewrite", "Lpinned", "Lpinned"]]
     decided = names.index("decide-placement-queries")

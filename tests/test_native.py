@@ -128,13 +128,12 @@ NOT_LOWERED = {
     "tests/passes/cases/check_aggregate_function_values/"
     "e5010_chosen_by_a_closure_given_a_closure_call.vx",
     # A closure a `let mut` binds, called in a `spawn` body in a closure's body that a
-    # closure made inside another closure calls, which that closure gives back, before the
-    # `let` of a variable another closure it is given reads: it may be called later, and
-    # that closure's `let` (after the variable's) is not in scope at the launch. (The closure
-    # given back, reading its maker's parameter, lowers without the launch:
-    # return-bound-closures and bind-called-closure-values.)
-    "tests/passes/cases/choose_closures_in_kernels/"
-    "e5010_launched_by_a_closure_named_in_a_closure_another_gives_back.vx",
+    # closure given back by another calls, after the `let` of a tensor another closure it
+    # is given reads: a tensor has no zero to bind it to before the variable's `let`
+    # (hoist-lets-of-chosen-closures binds only scalars so), so that closure's `let` is out
+    # of the launch's scope, and the launch may run after it.
+    "tests/passes/cases/hoist_lets_of_chosen_closures/"
+    "e5010_tensor_read_by_a_closure_a_launched_variable_is_given_later.vx",
     # A `spawn` body assigning a tensor of the launcher whole and calling in a loop a closure
     # that moves it, the loop's condition reading it after an operator's value, the body
     # assigning it only on some turns: no check of the flag goes before a loop's condition.
