@@ -16,8 +16,7 @@ that closure as its value.
 lowers a closure given back by the closure around it, reading that closure's parameters and
 `let`s, where that closure's value is the closure itself, and type-scalars refuses another. The `let`
 is the block's last statement and its local the value, named nowhere else, so the closure
-is made where it was, nothing running between. A `let mut`, or one of a written type other
-than a closure's, stays.
+is made where it was, nothing running between. A `let mut`, or a `let` of a written type, stays.
 """)
 
 
