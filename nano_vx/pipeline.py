@@ -8,6 +8,7 @@ from .passes.assign_chosen_closures import assign_chosen_closures
 from .passes.assign_chosen_tensors import assign_chosen_tensors
 from .passes.bind_assigned_starts import bind_assigned_starts
 from .passes.bind_assigning_closures_again import bind_assigning_closures_again
+from .passes.bind_called_closure_values import bind_called_closure_values
 from .passes.bind_chosen_row_arguments import bind_chosen_row_arguments
 from .passes.bind_chosen_storage_heads import bind_chosen_storage_heads
 from .passes.bind_extent_literals import bind_extent_literals
@@ -141,6 +142,7 @@ from .passes.halt_unit_operations import halt_unit_operations
 from .passes.hand_on_lent_tensors import hand_on_lent_tensors
 from .passes.hoist_sizing_lets import hoist_sizing_lets
 from .passes.hoist_captured_lets import hoist_captured_lets
+from .passes.hoist_lets_of_chosen_closures import hoist_lets_of_chosen_closures
 from .passes.hold_operands_before_extent_literals import hold_operands_before_extent_literals
 from .passes.hold_operands_before_kernel_moved_reads import (
     hold_operands_before_kernel_moved_reads)
@@ -200,6 +202,7 @@ from .passes.resolve_sub_space_ancestors import resolve_sub_space_ancestors
 from .passes.resolve_type_paths import resolve_type_paths
 from .passes.return_assigned_references import return_assigned_references
 from .passes.return_assigned_tensor_fields import return_assigned_tensor_fields
+from .passes.return_bound_closures import return_bound_closures
 from .passes.return_chosen_rows import return_chosen_rows
 from .passes.return_kernel_pointers import return_kernel_pointers
 from .passes.return_kernel_tensors import return_kernel_tensors
@@ -356,6 +359,7 @@ BACK_END = [
     assign_chosen_closures,
     delay_launching_closures,
     bind_launching_closures_again,
+    hoist_lets_of_chosen_closures,
     choose_closures_in_kernels,
     copy_closures_into_kernels,
     flag_assigned_placement_queries,
@@ -434,6 +438,8 @@ BACK_END = [
     delay_assigning_closures,
     copy_closures_per_argument_type,
     cast_plain_values,
+    return_bound_closures,
+    bind_called_closure_values,
     check_native_subset,
     settle_written_tensors,
     name_sizing_calls,

@@ -239,12 +239,14 @@ def test_list_passes_prints_the_back_end_between_the_front_end_and_the_spatial_l
         ["hoist-sizing-lets", "rewrite", "Lsplit", "Lsplit"]]
     gate = names.index("check-native-subset")
     assert rows[gate] == ["check-native-subset", "analysis", "Lsplit", "Lsplit"]
-    assert rows[gate - 5:gate] == [
+    assert rows[gate - 7:gate] == [
         ["wrap-function-values", "rewrite", "Lsplit", "Lsplit"],
         ["bind-assigning-closures-again", "rewrite", "Lsplit", "Lsplit"],
         ["delay-assigning-closures", "rewrite", "Lsplit", "Lsplit"],
         ["copy-closures-per-argument-type", "rewrite", "Lsplit", "Lsplit"],
-        ["cast-plain-values", "rewrite", "Lsplit", "Lsplit"]]
+        ["cast-plain-values", "rewrite", "Lsplit", "Lsplit"],
+        ["return-bound-closures", "rewrite", "Lsplit", "Lsplit"],
+        ["bind-called-closure-values", "rewrite", "Lsplit", "Lsplit"]]
     assert rows[names.index("hold-operands-before-extent-literals") - 2:
                 names.index("bind-extent-literals")] == [
         ["drop-unread-closure-parameters", "rewrite", "Lsplit", "Lsplit"],
@@ -278,10 +280,11 @@ def test_list_passes_prints_the_back_end_between_the_front_end_and_the_spatial_l
             ["bind-chosen-row-arguments", "rewrite", "Lsplit", "Lsplit"],
             ["split-chosen-tensor-references", "rewrite", "Lsplit", "Lsplit"]]
     chosen = names.index("choose-closures-in-kernels")
-    assert rows[chosen - 3:chosen + 2] == [
+    assert rows[chosen - 4:chosen + 2] == [
         ["assign-chosen-closures", "rewrite", "Lpinned", "Lpinned"],
         ["delay-launching-closures", "rewrite", "Lpinned", "Lpinned"],
         ["bind-launching-closures-again", "rewrite", "Lpinned", "Lpinned"],
+        ["hoist-lets-of-chosen-closures", "rewrite", "Lpinned", "Lpinned"],
         ["choose-closures-in-kernels", "rewrite", "Lpinned", "Lpinned"],
         ["copy-closures-into-kernels", "rewrite", "Lpinned", "Lpinned"]]
     decided = names.index("decide-placement-queries")

@@ -130,12 +130,12 @@ NOT_LOWERED = {
     "tests/passes/cases/check_aggregate_function_values/"
     "e5010_chosen_by_a_closure_given_a_closure_call.vx",
     # A closure a `let mut` binds, called in a `spawn` body in a closure's body that a
-    # closure made inside another closure calls, which that closure gives back, before the
-    # `let` of a variable another closure it is given reads: it may be called later. (The
-    # closure given back captures its maker's parameter, which native code does not lower
-    # either: a closure used as a value capturing a variable of the closure around it.)
-    "tests/passes/cases/choose_closures_in_kernels/"
-    "e5010_launched_by_a_closure_named_in_a_closure_another_gives_back.vx",
+    # closure given back by another calls, after the `let` of a tensor another closure it
+    # is given reads: a tensor has no zero to bind it to before the variable's `let`
+    # (hoist-lets-of-chosen-closures binds only scalars so), so that closure's `let` is out
+    # of the launch's scope, and the launch may run after it.
+    "tests/passes/cases/hoist_lets_of_chosen_closures/"
+    "e5010_tensor_read_by_a_closure_a_launched_variable_is_given_later.vx",
     # A `spawn` body assigning a tensor of the launcher whole and calling in a loop a closure
     # that moves it, the loop's condition reading it after an operator's value, the body
     # assigning it only on some turns: no check of the flag goes before a loop's condition.
@@ -168,11 +168,11 @@ NOT_LOWERED = {
     # cannot size the written-flags before the call.
     "tests/passes/cases/copy_tracked_functions/"
     "e5010_returned_of_extents_a_call_computes_given_after_a_closure_call.vx",
-    # A row of a tensor no variable names, after a shift of literals added to a variable,
-    # given to an i64 parameter: a `let` of no written type would type the shift as the
-    # variable's, not the parameter's, and one of a written type holds only literals.
+    # A row of a tensor no variable names, given after a variable lent `&mut`, which the
+    # statement reads before the tensor's call: name-row-temporaries holds in a `let` what
+    # a part computes, not a variable read.
     "tests/passes/cases/name_row_temporaries/"
-    "e5010_row_of_a_temporary_after_a_shift_of_literals_added_to_a_variable.vx",
+    "e5010_row_of_a_temporary_after_a_variable_a_call_may_change.vx",
     # Rows an `if` chooses, one arm a `match` choosing rows, for a closure's parameter of no
     # written type: no type said for a `let` for each arm to bind, and its value would start
     # at a tensor nobody owns.

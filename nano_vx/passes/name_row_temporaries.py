@@ -56,10 +56,12 @@ tensor that is more than those is one a `let` holds as it is: a call of a functi
 program returning a value, a cast, an element or row of a variable, a scalar constant whose
 first read prints or stops (`total(X, &made()[1])` is `let arg = X; let made = made(); ..`),
 or an operator none of whose literals is typed by where its value goes (`g(a / b,
-&made()[1])` is `let arg = a / b; let made = made(); g(arg, &made[1])`), or one on literals
-alone where a scalar type types them, held by a `let` of that type, which types its
+&made()[1])` is `let arg = a / b; let made = made(); g(arg, &made[1])`), or one some of whose
+literals are so typed, where a scalar type types them, held by a `let` of that type, which types its
 literals as the interpreter does there: a parameter's (`both(1 << 40, &made()[1])` of an
-i64 parameter is `let arg: i64 = 1 << 40; ..`), or, through the operands of arithmetic and
+i64 parameter is `let arg: i64 = 1 << 40; ..`, and `grow((1 << 40) + y, &made()[1])` is
+`let arg: i64 = (1 << 40) + y; ..`, where a `let` of no written type would type the shift as
+y's), or, through the operands of arithmetic and
 bitwise operators (a shift's left) and a negation, a `let`'s, a `return`'s or a function's
 value's result type (`let z: i64 = (1 << 40) + first(&made()[1]);`), or, with no such
 type, the other operand's that declared types say: a call's declared result or a cast's
@@ -67,8 +69,7 @@ type, or an operator's value of such an operand beside literals (`print((1 << 40
 first(..))`, `print((1 << 40) == first(&made()[1]) + 5)`), or a comparison, whose bool no
 place types (`both((1 << 40) == y, &made()[1])` is `let arg = (1 << 40) == y; ..`, the
 shift taking y's type there too). Elsewhere (a variable a call may change, read before the
-call; `grow((1 << 40) + y, &made()[1])` of an i64 parameter, whose shift the parameter
-types, where a `let` of no written type would type it as y's) it stays, and
+call, `grow(y, &made()[1])` of a y lent `&mut`) it stays, and
 check-native-subset refuses it. Each tensor a statement takes a row of is named so in
 turn, the next after what the statement computes up to it. The statements are a `let`, an
 expression statement, a `return`, an assignment to a variable (a compound one's variable
@@ -212,13 +213,12 @@ def _holdable(run, e) -> bool:
 
 
 def _place_type(arg, hint):
-    """hint, a scalar type, where `arg` is an operator on literals alone: a `let` of that
-    written type types its literals as where arg is does (`1 << 40` given to an i64
-    parameter, or added to a call's i64 for a `let` of an i64, is `let arg: i64 = 1 <<
-    40;`); None elsewhere."""
-    if arg._prod not in ("Binary", "Unary") or any(
-            n._prod not in ("Binary", "Unary", "Int", "Float", "Bool")
-            or n._prod == "Binary" and n.op in ("&&", "||") for n in descendants(arg)):
+    """hint, a scalar type, where `arg` is an operator: a `let` of that written type types
+    its literals as where arg is does, and the checker has made hint the type of arg's value
+    there (`1 << 40` given to an i64 parameter, or added to a call's i64 for a `let` of an
+    i64, is `let arg: i64 = 1 << 40;`; `(1 << 40) + y` given to it, `let arg: i64 = (1 <<
+    40) + y;`, the shift typed i64 as the parameter types it, not as y is); None elsewhere."""
+    if arg._prod not in ("Binary", "Unary") or arg._prod == "Binary" and arg.op in ("&&", "||"):
         return None
     return hint if hint is not None and hint._prod == "Scalar" else None
 

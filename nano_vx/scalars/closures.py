@@ -662,3 +662,48 @@ def run_when_called(closure) -> set:
 def _outside_closures(node) -> set:
     return {id(n) for n in descendants(node)} - {
         id(n) for m in descendants(node) if m._prod == "Closure" for n in descendants(m.body)}
+
+
+def runs_until(fn, at: int, launch) -> float:
+    """The last statement of fn's body (past them, its value) a launch in the body of a
+    closure its statement `at` binds may run in: the last calling the closure, where fn
+    names it only as the callee of calls outside closures or in the body of another closure
+    a `let` binds, or of a closure made there that only its call calls (the last calling
+    that one, likewise), the launch not in a closure of its own; else any later one. An assignment giving the variable a closure bound after `at`
+    comes after the `let`s of what that closure reads: a call before that cannot see it."""
+    s = fn.body.stmts[at]
+    if s._prod != "Let" or s.mutable or s.value._prod != "Closure" or any(
+            n is launch for c in descendants(s.value.body) if c._prod == "Closure"
+            for n in descendants(c)):
+        return float("inf")
+    return _called_until(fn, at, set())
+
+
+def _called_until(fn, at: int, seen: set) -> float:
+    """The last statement of fn's body (past them, its value) that may call the closure a
+    `let` binds at `at`: see `runs_until`."""
+    stmts = fn.body.stmts
+    s = stmts[at]
+    if s._prod != "Let" or s.mutable or s.value._prod != "Closure" or at in seen:
+        return float("inf")
+    callees = {id(n.callee) for n in descendants(fn.body) if n._prod == "Call"}
+    value = () if fn.body.value is None else (fn.body.value,)
+    until = at
+    for i, t in enumerate(stmts + value):
+        inner = {id(n) for c in descendants(t) if c._prod == "Closure"
+                 for n in descendants(c.body)}
+        for n in descendants(t):
+            if n._prod != "Local" or n.name != s.name:
+                continue
+            if id(n) not in callees:
+                return float("inf")
+            if id(n) in inner:
+                # called in a closure's body: when that closure is called, if a `let` binds it
+                # (in a closure made in it too, that only its call calls)
+                if not (t._prod == "Let" and t.value._prod == "Closure" and i > at and
+                        id(n) in run_when_called(t.value)):
+                    return float("inf")
+                until = max(until, _called_until(fn, i, seen | {at}))
+            else:
+                until = max(until, i)
+    return until

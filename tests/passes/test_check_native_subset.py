@@ -220,14 +220,15 @@ def test_handwritten_a_value_match_is_refused(run_pass, snapshot_txt):
      "printing a closure"),
     # one a `let` binds copy-closures-into-kernels makes again in the kernel, and one a
     # `let mut` binds choose-closures-in-kernels binds so, but for one launched in a closure
-    # another closure calls before the `let` of what a closure it is given reads (bind-
+    # another closure calls before the `let` of a tensor a closure it is given reads (bind-
     # launching-closures-again binds a launching closure called by name or by a closure
     # calling it, not one a closure made inside another names as a value: it may be called
-    # later)
+    # later; hoist-lets-of-chosen-closures binds a scalar so read to its zero before the
+    # `let mut`, a tensor not)
     ("let mut f = |x: i32| x;\n    let run = || spawn on(Topology::CPU) { f(2) };\n"
      "    let again = || { let h = || run(); let k = h; k() };\n    print(again());\n"
-     "    let m = 1;\n"
-     "    f = |x: i32| x + m;\n    print(again());", "a closure passed to a function"),
+     "    let m = Tensor<i32, [1]>::fill(1);\n"
+     "    f = |x: i32| x + m[0];\n    print(again());", "a closure passed to a function"),
     ("let f = |g, x: i32| g(g, x);", "a closure whose type holds itself"),
     ("let f = |x: i32| x;\n    let g = |x: i32| x;\n    let n = 2;\n"
      "    let same = n > 1 && f == g;\n    print(same);", "'==' on a closure"),

@@ -7,10 +7,8 @@ from pathlib import Path
 import pytest
 
 from nano_vx.dump.text import to_text
-from nano_vx.passes.check_native_subset import check_native_subset
 from nano_vx.passes.choose_closures_in_kernels import choose_closures_in_kernels
-from front import (assert_native_as_interpreted, assert_prints_the_same,
-                   assert_refused_then_repaired, run_cli, run_front)
+from front import assert_native_as_interpreted, assert_prints_the_same, run_front
 
 CASES = Path(__file__).parent / "cases" / "choose_closures_in_kernels"
 NAMES = sorted(p.stem for p in CASES.glob("*.vx") if not p.stem.startswith("e5010_"))
@@ -79,19 +77,6 @@ def test_a_launch_in_a_closure_another_names_before_a_closure_is_bound_is_given_
     assert "launch main$kernel0 on(Topology::CPU)(f_which, y, f_0)" in text
     assert "launch main$kernel0_1 on(Topology::CPU)(f_which, y#3, f_0, f_1)" in text
     assert "@print(twice#1(5));" in text
-
-
-def test_a_launch_in_a_closure_named_in_a_closure_given_back_stays_passed():
-    """The closure launching the kernel is named by a closure `mk` makes and gives back,
-    which may run later: the kernel is given the closure value, which native code refuses,
-    and the interpreter runs it."""
-    case = CASES / "e5010_launched_by_a_closure_named_in_a_closure_another_gives_back.vx"
-    assert_refused_then_repaired(case, check_native_subset, "E5010",
-                                 "a closure passed to a function")
-    ran = run_front(case, choose_closures_in_kernels)
-    assert "launch main$kernel0 on(Topology::CPU)(f, y)" in to_text(ran.after)
-    native = run_cli(case)
-    assert native[:2] == (0, "3\n5\n15\n") and "a closure passed to a function" in native[2]
 
 
 def test_a_launch_in_a_closure_only_the_closure_around_it_calls_is_chosen():
