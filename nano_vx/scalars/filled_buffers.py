@@ -24,9 +24,8 @@ def shared_fill(program, fills: dict, sigs: dict):
     Each of those may be read only by its elements, in a `print`, or passed on so, and made
     only by a tensor constructor or from another of them: a tensor read whole could be the
     buffer, which the copy changes where the interpreter's replacing the tensor leaves it.
-    A parameter that may be one is given a local, or a reference to one: given a row
-    (`&mut m[1]`), the interpreter's tensor assigned replaces a tensor of the reference's own,
-    not the row the copy would change."""
+    A parameter that may be one given a row (`&mut m[1]`) is given a place in m's buffer,
+    which the interpreter's tensor assigned through the reference writes as the copy does."""
     fns = {i.name: i for i in program.items if i._prod == "Fn"}
     params = {name: [p.name for p in fn.params] for name, fn in fns.items()}
     calls = {name: [n for n in descendants(fn.body) if n._prod == "Call"
@@ -53,12 +52,6 @@ def shared_fill(program, fills: dict, sigs: dict):
                 if (f, _bound(n)) in held and _named(n.value) is not None:
                     held.add((f, _named(n.value)))
         grown = len(held) > before
-    for f in fns:
-        for call in calls[f]:
-            # a row lent: the interpreter's reference is to a tensor of its own, not the row
-            if any((call.callee.name, x) in held and _named(a) is None
-                   for x, a in zip(params[call.callee.name], call.args)):
-                return f, call
     for f, fn in fns.items():
         mine = {x for g, x in held if g == f}
         if mine:

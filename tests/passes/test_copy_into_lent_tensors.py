@@ -14,8 +14,8 @@ from front import (_printed, assert_native_as_interpreted, assert_prints_the_sam
 
 CASES = Path(__file__).parent / "cases" / "copy_into_lent_tensors"
 NAMES = sorted(p.stem for p in CASES.glob("*.vx"))
-REFUSED = {"e5010_given_a_row": "a tensor assigned whole through a `&mut`, whose buffer "
-                                "another name may hold",
+REFUSED = {"e5010_local_reference_to_a_row": "a tensor assigned whole through a `&mut`, "
+                                            "whose buffer another name may hold",
            "e5010_of_unknown_extents": "a tensor of `?` extents assigned whole through a "
                                        "`&mut`",
            "e5010_whose_buffer_a_let_holds": "a tensor assigned whole through a `&mut`, "
