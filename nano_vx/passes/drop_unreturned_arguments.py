@@ -32,6 +32,13 @@ gives a parameter the call gives the variable whole, a tensor it made, or a loca
 only those, named otherwise only by its elements and extents, as those parameters are. So
 the variable holds a buffer of its own at every point, and no other local of either
 function holds it.
+
+A tensor such a call is lent beside the variable (`w_a` of `w_b = step(w_a, w_b, i, w_b);`,
+the struct's other field), which insert-drops keeps as the call may return a tensor, is
+dropped before each `return` too where its `let`, in the first block, gives it a fresh
+tensor, nothing assigns it or drops it, no `return` names it, and it is named otherwise only
+by its elements and extents, as an argument of a call that cannot hand it on, or whole as
+one of a handing call at parameters it never returns: no call hands its buffer back.
 """)
 
 Drop, DropApart, Let, Local = (Ldrops[p] for p in ("Drop", "DropApart", "Let", "Local"))
@@ -81,6 +88,9 @@ def _fn(fn, handing: dict, fresh: frozenset, keeping: frozenset):
                and _own(fn, name, ranks[name], handing, fresh, keeping)]
     if not watched:
         return fn
+    beside = [name for name in ranks if name not in watched and name not in dropped
+              and name in entry and lets.get(name) == 1
+              and _lent_beside(fn, name, ranks[name], watched, handing, fresh, keeping)]
     names = Names(fn)
     blocks = []
     for b in fn.blocks:
@@ -97,7 +107,7 @@ def _fn(fn, handing: dict, fresh: frozenset, keeping: frozenset):
                 stmts.append(Drop(to, span=s.span))
             stmts.append(s)
         if b.exit._prod == "Return":
-            stmts += [Drop(name, span=b.exit.span) for name in watched]
+            stmts += [Drop(name, span=b.exit.span) for name in (*watched, *beside)]
         blocks.append(b.replace(stmts=tuple(stmts)))
     return fn.replace(blocks=tuple(blocks))
 
@@ -128,6 +138,43 @@ def _own(fn, name: str, rank: int, handing: dict, fresh: frozenset,
             elif s._prod == "Return" and s.value is not None and _names(s.value, name):
                 return False
     return True
+
+
+def _lent_beside(fn, name: str, rank: int, watched: list, handing: dict, fresh: frozenset,
+                 keeping: frozenset) -> bool:
+    """Whether the local's `let` gives it a fresh tensor, nothing assigns it, and it is named
+    otherwise only by its elements and extents, by no `return`, and whole only as an argument
+    of handing calls at parameters they never return, one of them given to a watched
+    variable: no call hands its buffer back, so it is its own to the end."""
+    beside = False
+    for b in fn.blocks:
+        for s in (*b.stmts, b.exit):
+            if s._prod == "Let" and s.name == name:
+                if not makes_fresh(s.value, fresh) or _names(s.value, name):
+                    return False
+            elif s._prod == "Assign" and _target(s) == name:
+                return False
+            elif s._prod == "Return" and s.value is not None and _names(s.value, name):
+                return False
+            elif _lent_unreturned(s, name, rank, handing):
+                beside = beside or _target(s) in watched
+            elif not kept_in_place(s, name, rank, keeping):
+                return False
+    return beside
+
+
+def _lent_unreturned(s, name: str, rank: int, handing: dict) -> bool:
+    """Whether s gives a local a handing call's result, the call given `name` whole only at
+    parameters it never returns, and elsewhere only by its elements."""
+    if s._prod not in ("Let", "Assign") or s._prod == "Assign" and s.op != "=":
+        return False
+    callee = called(s.value) if s.value._prod == "Call" else None
+    if callee not in handing or not only_elements(s.value.callee, name, rank):
+        return False
+    args = s.value.args
+    whole = {k for k, a in enumerate(args) if a._prod == "Local" and a.name == name}
+    return bool(whole) and not whole & handing[callee] and all(
+        k in whole or only_elements(a, name, rank) for k, a in enumerate(args))
 
 
 def _names(node, name: str) -> bool:

@@ -1074,3 +1074,44 @@ fn main() {
 
 def test_the_buffer_a_function_did_not_pick_is_given_back_on_every_turn(tmp_path):
     _assert_given_back(tmp_path, PICKED, "20000")
+
+
+# A struct's tensors lent to a function that may hand one back (b, assigned only inside an
+# `if`), on every call of a function making them: drop-unreturned-arguments drops b apart from
+# what the call returns, and the other field, a, lent beside it at a parameter the callee
+# never returns, before the `return` (two of 1 MiB a call kept would pass LIMIT).
+LENT_BESIDE = """
+struct Two {
+    a: Tensor<f32, [262144]>,
+    b: Tensor<f32, [262144]>,
+}
+
+fn step(w: &mut Two, i: i32) {
+    if i % 2 == 0 {
+        w.b = Tensor<f32, [262144]>::new();
+        w.b[i * 13] = 1.0f32;
+    }
+    w.a[i * 13] = 1.0f32;
+}
+
+fn run(i: i32) -> f32 {
+    let mut w = Two { a: Tensor<f32, [262144]>::new(), b: Tensor<f32, [262144]>::new() };
+    step(&mut w, i);
+    let r = w.a[i * 13] + w.b[i / 2 * 2 * 13];
+    r
+}
+
+fn main() {
+    let mut i = 0;
+    let mut s = 0.0f32;
+    while i < 20000 {
+        s = s + run(i);
+        i = i + 1;
+    }
+    print(s);
+}
+"""
+
+
+def test_a_field_lent_beside_one_a_call_may_hand_back_is_given_back(tmp_path):
+    _assert_given_back(tmp_path, LENT_BESIDE, "30000")
