@@ -4,8 +4,8 @@ Same IL: a drop is nothing to the interpreter, so it runs the output as it ran t
 
 from __future__ import annotations
 
-from ..backend.buffers import (fresh_results, keeping_calls, kept_in_place, live_in, makes_fresh,
-                               only_elements, tensor_ranks)
+from ..backend.buffers import (defines, fresh_results, keeping_calls, kept_in_place, live_in,
+                               makes_fresh, only_elements, tensor_ranks)
 from ..languages.ldrops import Ldrops
 from ..nanopass import Pass, descendants
 from ..scalars.block_scopes import immediate_dominators, successors
@@ -22,7 +22,10 @@ owns, or a buffer nobody owns, and which the variant says as the program runs, s
 insert-drops drops none of its buffers (drop-replaced-buffers drops the start the arms
 replace) and a loop choosing the enum kept one buffer a turn where it chose another variant.
 After the statement that reads the part last, `drop b_Full_0 apart from t;` (Ldrops'
-`DropApart`) gives the part's buffer back where its address differs from t's.
+`DropApart`) gives the part's buffer back where its address differs from t's; so does one
+at the start of each block, of one way in, that a way out of the part's live range skipping
+that read enters (a `continue` before the call), where every way from it gives the part a
+new value before any drop of it: no drop after gives back the buffer it held there.
 
 For a variable whose `let` gives it a fresh tensor and whose every assignment gives it a
 fresh tensor, a local bound once to one and named nowhere else (nor dropped), or the one
@@ -62,19 +65,65 @@ def _fn(fn, fresh: frozenset, keeping: frozenset):
             continue
         label, index = at
         idom = idom if idom is not None else immediate_dominators(fn.blocks)
-        if not held:  # every buffer it may hold was made for it
-            found.setdefault(label, []).append((index, Drop(name)))
-        elif _dominates(lets[held][0], (label, index), idom):
-            found.setdefault(label, []).append((index, DropApart(name, held)))
+        drop = Drop(name) if not held else DropApart(name, held)
+        # After the read, and at the start of each way out of the part's live range that
+        # skips it (index -1: before the block's first statement).
+        for where in [(label, index), *((s, -1) for s in _skipping(fn, name))]:
+            if not held or _dominates(lets[held][0], (where[0], max(where[1], 0)), idom):
+                found.setdefault(where[0], []).append((where[1], drop))
     if not found:
         return fn
     blocks = []
     for b in fn.blocks:
         stmts = list(b.stmts)
         for index, drop in sorted(found.get(b.label, ()), key=lambda d: -d[0]):
-            stmts.insert(index + 1, drop.replace(span=stmts[index].span))
+            span = stmts[index].span if index >= 0 else b.exit.span
+            stmts.insert(index + 1, drop.replace(span=span))
         blocks.append(b.replace(stmts=tuple(stmts)))
     return fn.replace(blocks=tuple(blocks))
+
+
+def _skipping(fn, name: str) -> list:
+    """The blocks with one way in, from a block after which the variable is live, that it
+    is dead into (a `continue`, a `break` or a `return` before the block reading it), from
+    whose start every way gives it a new value before a drop of it: there it holds the
+    buffer of the turn, which nothing reads or drops after."""
+    live = live_in(fn, {name: {name}})
+    ways_in: dict = {}
+    for b in fn.blocks:
+        for t in successors(b):
+            ways_in.setdefault(t, []).append(b)
+    found = []
+    for b in fn.blocks:
+        froms = ways_in.get(b.label, [])
+        if name in live[b.label] or len(froms) != 1:
+            continue
+        if any(name in live.get(t, ()) for t in successors(froms[0])) and \
+                _defined_first(fn, name, b.label):
+            found.append(b.label)
+    return found
+
+
+def _defined_first(fn, name: str, start: str) -> bool:
+    """Whether every way from block `start`'s start gives the variable a new value (its
+    `let`, an assignment) before a drop of it (drop-replaced-buffers' just before an
+    assignment), so that no drop there gives back the buffer it holds at that start."""
+    blocks = {b.label: b for b in fn.blocks}
+    seen, todo = set(), [start]
+    while todo:
+        label = todo.pop()
+        if label in seen:
+            continue
+        seen.add(label)
+        b = blocks[label]
+        for s in b.stmts:
+            if s._prod in ("Drop", "DropApart") and s.name == name:
+                return False
+            if name in defines(s):
+                break
+        else:
+            todo.extend(successors(b))
+    return True
 
 
 def _held(fn, name: str, lets: dict, fresh: frozenset) -> str | None:

@@ -52,6 +52,12 @@ def test_a_part_holding_only_buffers_made_for_it_is_dropped():
     assert _made("payload_made_in_the_arm")["main"][-1] == ("Drop", "b_Full_0", None)
 
 
+def test_a_part_a_turn_skips_the_read_of_is_dropped_on_its_way_too():
+    for case in ("a_turn_skipping_the_read", "a_turn_skipping_the_read_of_an_outer_variable"):
+        assert [d for d in _made(case)["main"] if d[0] == "DropApart"] == [
+            ("DropApart", "b_Full_0", "t")] * 2
+
+
 def test_a_part_moved_on_is_left():
     assert all(d[0] == "Drop" for d in _made("matched_in_place")["main"])  # the starts'
 
