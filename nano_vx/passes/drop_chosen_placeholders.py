@@ -31,8 +31,10 @@ For a variable whose `let` gives it a fresh tensor and whose every assignment gi
 fresh tensor, a local bound once to one and named nowhere else (nor dropped), or the one
 local (not a variable) whose buffer it may hold, bound where every way to its reads passes;
 drops only just before an assignment of it; read only in one block, by its elements, its
-extents or as an argument of a call that cannot hand it on (`first(b_tag, b_Full_0)`), and
-not live after that block.
+extents, as an argument of a call that cannot hand it on (`first(b_tag, b_Full_0)`), or
+moved to a local read so after it in that block alone and dead after it (`let u =
+b_Full_0;` of `match b { Buf::Full(u) => .. }` in place: the drop comes after u's last
+read), and not live after that block.
 """)
 
 Drop, DropApart = Ldrops["Drop"], Ldrops["DropApart"]
@@ -200,17 +202,20 @@ def _root(local: str, lets: dict, fn) -> str:
 
 def _read_once(fn, name: str, rank: int, keeping: frozenset) -> tuple | None:
     """(the block, the index of the statement reading the variable last) where one block
-    alone reads it, only in place, and it is dead after that block."""
+    alone reads it, only in place or moving it to a local read so there (`let u =
+    b_Full_0;` of a `match` in place), and it is dead after that block."""
     at = None
     for b in fn.blocks:
         for k, s in enumerate(b.stmts):
             if _assigned(s) == name or s._prod in ("Drop", "Let") and s.name == name:
                 continue
             if any(n._prod == "Local" and n.name == name for n in descendants(s)):
-                if not kept_in_place(s, name, rank, keeping) or \
-                        at is not None and at[0] != b.label:
+                moved = s._prod == "Let" and s.value._prod == "Local"
+                last = _moved_on(fn, s.name, b, k, rank, keeping) if moved else k
+                if last is None or not moved and not kept_in_place(s, name, rank, keeping) \
+                        or at is not None and at[0] != b.label:
                     return None
-                at = (b.label, k)
+                at = (b.label, max(last, at[1] if at else last))
         if any(n._prod == "Local" and n.name == name for n in descendants(b.exit)):
             return None
     if at is None:
@@ -223,6 +228,34 @@ def _read_once(fn, name: str, rank: int, keeping: frozenset) -> tuple | None:
            for s in block.stmts[:at[1]]):
         return None
     return at
+
+
+def _moved_on(fn, local: str, block, at: int, rank: int, keeping: frozenset) -> int | None:
+    """The index of the statement of `block` reading `local` last, where its `let` at index
+    `at` moves the part to it, when it is no variable, never dropped, named nowhere else but
+    after there in that block, in place, and dead after it."""
+    if local in fn.cells:
+        return None
+    last = at
+    for b in fn.blocks:
+        for k, s in enumerate(b.stmts):
+            if b is block and k == at:
+                continue
+            dropping = s._prod in ("Drop", "DropApart") and local in (s.name, getattr(
+                s, "kept", None))
+            if not dropping and not (s._prod == "Let" and s.name == local) and not any(
+                    n._prod == "Local" and n.name == local for n in descendants(s)):
+                continue
+            if dropping or b is not block or k < at or local in defines(s) or \
+                    not kept_in_place(s, local, rank, keeping):
+                return None
+            last = k
+        if any(n._prod == "Local" and n.name == local for n in descendants(b.exit)):
+            return None
+    live = live_in(fn, {local: {local}})
+    if any(local in live.get(t, ()) for t in successors(block)):
+        return None
+    return last
 
 
 def _dominates(let_at: tuple, read_at: tuple, idom: dict) -> bool:

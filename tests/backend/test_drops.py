@@ -962,8 +962,8 @@ def test_a_tensor_a_call_may_hand_back_is_given_back_where_it_did_not(tmp_path, 
 
 # An enum an `if` chooses on every turn, one arm giving the variant a local's tensor, the
 # other another variant: the new tensor that arm gives the part is dropped after the call
-# reads it, unless the part holds the local's, or on the way of a turn that skips the call
-# (drop-chosen-placeholders).
+# reads it (or the local a `match` in place moves it to), unless the part holds the local's,
+# or on the way of a turn that skips the call (drop-chosen-placeholders).
 PLACEHOLDERS = """
 enum Buf { Empty, Full(Tensor<f32, [262144]>) }
 
@@ -992,6 +992,10 @@ CHOSEN_ENUMS = {
                                 "let b = if i % 2 == 0 { Buf::Full(t) } else { Buf::Empty }; "
                                 "if i % 4 == 1 { i = i + 1; continue; } "
                                 "s = s + first(b, i);",
+    "matched in place": "let t = Tensor<f32, [262144]>::fill(1.0f32); "
+                        "let b = if i % 2 == 0 { Buf::Full(t) } else { Buf::Empty }; "
+                        "match b { Buf::Empty => { s = s + 1.0f32; } "
+                        "Buf::Full(u) => { s = s + u[i * 13]; } }",
 }
 
 
