@@ -98,11 +98,13 @@ BESIDE = """
     // IL: Ldrops
     fn other(t: Tensor<i32, [2], Memory::CPU_DRAM>, o: Tensor<i32, [2], Memory::CPU_DRAM>, k: i32) -> Tensor<i32, [2], Memory::CPU_DRAM> {
     bb0:
-        branch k == 1i32, bb1, bb2;
+        let first: i32 = o[0i32];
+        branch k == 1i32, bb2, bb1;
     bb1:
-        return Tensor<i32, [2]>::fill(k);
-    bb2:
+        t[0i32] = first;
         return t;
+    bb2:
+        return Tensor<i32, [2]>::fill(k);
     }
 
     fn main() -> void cells t {
