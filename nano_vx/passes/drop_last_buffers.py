@@ -9,8 +9,9 @@ from itertools import combinations
 from ..backend.buffers import (called, defines, fresh_results, handed_parameters,
                                keeping_calls, kept_in_place, live_in, makes_fresh, reads,
                                tensor_ranks)
+from ..backend.last_drops import dropped_before_return
 from ..languages.ldrops import Ldrops
-from ..nanopass import Pass, descendants
+from ..nanopass import Pass
 from ..scalars.aggregates import Names
 from ..scalars.block_scopes import successors
 
@@ -38,7 +39,7 @@ address differs from the result's: the buffer the call did not return is then no
 The analysis runs again over those drops before the `return`s' are placed.
 """)
 
-Drop, DropApart, Let, Local = (Ldrops[p] for p in ("Drop", "DropApart", "Let", "Local"))
+DropApart = Ldrops["DropApart"]
 
 
 @drop_last_buffers.on("Program")
@@ -70,7 +71,7 @@ def _fn(fn, handing: dict, fresh: frozenset, keeping: frozenset):
                 if name in held and all(frozenset((name, c)) in apart for c in chosen):
                     chosen.append(name)
             if chosen:
-                b = _dropped_before(fn, b, chosen, names)
+                b = dropped_before_return(fn, b, chosen, names)
         blocks.append(b)
     return fn.replace(blocks=tuple(blocks))
 
@@ -111,20 +112,6 @@ def _unpicked_dropped(fn, members: list, handing: dict):
                 held, apart = flow.step(stmts[-1], held, apart)
         blocks.append(b.replace(stmts=tuple(stmts)))
     return fn.replace(blocks=tuple(blocks))
-
-
-def _dropped_before(fn, b, chosen: list, names: Names):
-    """Block b, whose exit is a `return`, dropping `chosen` before it: its value, where it
-    reads one, computed first into a `let` of its own."""
-    ret, stmts = b.exit, list(b.stmts)
-    value = ret.value
-    if value is not None and any(n._prod == "Local" and n.name in chosen
-                                 for n in descendants(value)):
-        name = names.fresh("returned")
-        stmts.append(Let(name, False, fn.ret, value, span=ret.span))
-        ret = ret.replace(value=Local(name, span=ret.span))
-    stmts += [Drop(n, span=ret.span) for n in chosen]
-    return b.replace(stmts=tuple(stmts), exit=ret)
 
 
 def _kept_among(fn, ranks: dict, handing: dict, fresh: frozenset, keeping: frozenset) -> bool:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from ..backend.buffers import (called, fresh_results, handed_parameters, keeping_calls,
                                kept_in_place, makes_fresh, only_elements, tensor_ranks)
+from ..backend.last_drops import dropped_before_return
 from ..languages.ldrops import Ldrops
 from ..nanopass import Pass, descendants
 from ..scalars.aggregates import Names
@@ -27,18 +28,18 @@ tensor drops the one it held, and the last is dropped before each `return`.
 For a variable the function binds once, in its first block, that insert-drops drops
 nowhere: each `let` or assignment of it gives it a fresh tensor (a constructor, a transfer,
 a call of a function returning only what it made) or such a call's, it is named otherwise
-only by its elements, its extents and no `return`; and a callee every `return` of which
-gives a parameter the call gives the variable whole, a tensor it made, or a local given
-only those, named otherwise only by its elements and extents, as those parameters are. So
-the variable holds a buffer of its own at every point, and no other local of either
-function holds it.
+only by its elements and its extents (a `return`'s value too, then computed into a `let`
+of its own before the drops); and a callee every `return` of which gives a parameter the
+call gives the variable whole, a tensor it made, or a local given only those, named
+otherwise only by its elements and extents, as those parameters are. So the variable holds
+a buffer of its own at every point, and no other local of either function holds it.
 
 A tensor such a call is lent beside the variable (`w_a` of `w_b = step(w_a, w_b, i, w_b);`,
 the struct's other field), which insert-drops keeps as the call may return a tensor, is
 dropped before each `return` too where its `let`, in the first block, gives it a fresh
-tensor, nothing assigns it or drops it, no `return` names it, and it is named otherwise only
-by its elements and extents, as an argument of a call that cannot hand it on, or whole as
-one of a handing call at parameters it never returns: no call hands its buffer back.
+tensor, nothing assigns it or drops it, and it is named otherwise only by its elements and
+extents, as an argument of a call that cannot hand it on, or whole as one of a handing call
+at parameters it never returns: no call hands its buffer back.
 """)
 
 Drop, DropApart, Let, Local = (Ldrops[p] for p in ("Drop", "DropApart", "Let", "Local"))
@@ -106,9 +107,10 @@ def _fn(fn, handing: dict, fresh: frozenset, keeping: frozenset):
             if to in watched:  # a fresh tensor: the one it held is the variable's own
                 stmts.append(Drop(to, span=s.span))
             stmts.append(s)
+        b = b.replace(stmts=tuple(stmts))
         if b.exit._prod == "Return":
-            stmts += [Drop(name, span=b.exit.span) for name in (*watched, *beside)]
-        blocks.append(b.replace(stmts=tuple(stmts)))
+            b = dropped_before_return(fn, b, [*watched, *beside], names)
+        blocks.append(b)
     return fn.replace(blocks=tuple(blocks))
 
 
@@ -120,8 +122,7 @@ def _type(fn, name: str):
 def _own(fn, name: str, rank: int, handing: dict, fresh: frozenset,
          keeping: frozenset) -> bool:
     """Whether every definition of the variable gives it a fresh tensor or a handing call's
-    of it, and it is named otherwise only by its elements and extents, and by no
-    `return`."""
+    of it, and it is named otherwise only by its elements and extents."""
     for b in fn.blocks:
         for s in (*b.stmts, b.exit):
             if s._prod in ("Let", "Assign") and _target(s) == name:
@@ -135,17 +136,14 @@ def _own(fn, name: str, rank: int, handing: dict, fresh: frozenset,
                     return False
             elif not kept_in_place(s, name, rank, keeping):
                 return False
-            elif s._prod == "Return" and s.value is not None and _names(s.value, name):
-                return False
     return True
 
 
 def _lent_beside(fn, name: str, rank: int, watched: list, handing: dict, fresh: frozenset,
                  keeping: frozenset) -> bool:
     """Whether the local's `let` gives it a fresh tensor, nothing assigns it, and it is named
-    otherwise only by its elements and extents, by no `return`, and whole only as an argument
-    of handing calls at parameters they never return, one of them given to a watched
-    variable: no call hands its buffer back, so it is its own to the end."""
+    otherwise only by its elements and extents, and whole only as an argument of handing
+    calls at parameters they never return, one of them given to a watched variable: no call hands its buffer back, so it is its own to the end."""
     beside = False
     for b in fn.blocks:
         for s in (*b.stmts, b.exit):
@@ -153,8 +151,6 @@ def _lent_beside(fn, name: str, rank: int, watched: list, handing: dict, fresh: 
                 if not makes_fresh(s.value, fresh) or _names(s.value, name):
                     return False
             elif s._prod == "Assign" and _target(s) == name:
-                return False
-            elif s._prod == "Return" and s.value is not None and _names(s.value, name):
                 return False
             elif _lent_unreturned(s, name, rank, handing):
                 beside = beside or _target(s) in watched

@@ -51,6 +51,14 @@ def test_a_tensor_lent_beside_at_a_parameter_never_returned_is_dropped_before_th
                                                  ("Drop", "w_a")]
 
 
+def test_a_value_returned_reading_the_variable_is_computed_before_its_drop():
+    after = run_front(CASES / "element_returned.vx", drop_unreturned_arguments).after
+    run = next(i for i in after.items if i._prod == "Fn" and i.name == "run")
+    end = next(b for b in run.blocks if b.exit._prod == "Return")
+    assert [s._prod for s in end.stmts[-2:]] == ["Let", "Drop"]
+    assert end.exit.value._prod == "Local" and end.exit.value.name == end.stmts[-2].name
+
+
 def test_a_variable_that_may_be_given_another_locals_buffer_is_left():
     assert _made("another_parameter_returned")["main"] == []
     assert _made("row_read")["main"] == []
