@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from ..backend.buffers import (called, fresh_results, handed_parameters, keeping_calls,
                                kept_in_place, makes_fresh, only_elements, tensor_ranks)
+from ..backend.last_drops import dropped_before_return
 from ..languages.ldrops import Ldrops
 from ..nanopass import Pass, descendants
 from ..scalars.aggregates import Names
@@ -27,11 +28,18 @@ tensor drops the one it held, and the last is dropped before each `return`.
 For a variable the function binds once, in its first block, that insert-drops drops
 nowhere: each `let` or assignment of it gives it a fresh tensor (a constructor, a transfer,
 a call of a function returning only what it made) or such a call's, it is named otherwise
-only by its elements, its extents and no `return`; and a callee every `return` of which
-gives a parameter the call gives the variable whole, a tensor it made, or a local given
-only those, named otherwise only by its elements and extents, as those parameters are. So
-the variable holds a buffer of its own at every point, and no other local of either
-function holds it.
+only by its elements and its extents (a `return`'s value too, then computed into a `let`
+of its own before the drops); and a callee every `return` of which gives a parameter the
+call gives the variable whole, a tensor it made, or a local given only those, named
+otherwise only by its elements and extents, as those parameters are. So the variable holds
+a buffer of its own at every point, and no other local of either function holds it.
+
+A tensor such a call is lent beside the variable (`w_a` of `w_b = step(w_a, w_b, i, w_b);`,
+the struct's other field), which insert-drops keeps as the call may return a tensor, is
+dropped before each `return` too where its `let`, in the first block, gives it a fresh
+tensor, nothing assigns it or drops it, and it is named otherwise only by its elements and
+extents, as an argument of a call that cannot hand it on, or whole as one of a handing call
+at parameters it never returns: no call hands its buffer back.
 """)
 
 Drop, DropApart, Let, Local = (Ldrops[p] for p in ("Drop", "DropApart", "Let", "Local"))
@@ -81,6 +89,9 @@ def _fn(fn, handing: dict, fresh: frozenset, keeping: frozenset):
                and _own(fn, name, ranks[name], handing, fresh, keeping)]
     if not watched:
         return fn
+    beside = [name for name in ranks if name not in watched and name not in dropped
+              and name in entry and lets.get(name) == 1
+              and _lent_beside(fn, name, ranks[name], watched, handing, fresh, keeping)]
     names = Names(fn)
     blocks = []
     for b in fn.blocks:
@@ -96,9 +107,10 @@ def _fn(fn, handing: dict, fresh: frozenset, keeping: frozenset):
             if to in watched:  # a fresh tensor: the one it held is the variable's own
                 stmts.append(Drop(to, span=s.span))
             stmts.append(s)
+        b = b.replace(stmts=tuple(stmts))
         if b.exit._prod == "Return":
-            stmts += [Drop(name, span=b.exit.span) for name in watched]
-        blocks.append(b.replace(stmts=tuple(stmts)))
+            b = dropped_before_return(fn, b, [*watched, *beside], names)
+        blocks.append(b)
     return fn.replace(blocks=tuple(blocks))
 
 
@@ -110,8 +122,7 @@ def _type(fn, name: str):
 def _own(fn, name: str, rank: int, handing: dict, fresh: frozenset,
          keeping: frozenset) -> bool:
     """Whether every definition of the variable gives it a fresh tensor or a handing call's
-    of it, and it is named otherwise only by its elements and extents, and by no
-    `return`."""
+    of it, and it is named otherwise only by its elements and extents."""
     for b in fn.blocks:
         for s in (*b.stmts, b.exit):
             if s._prod in ("Let", "Assign") and _target(s) == name:
@@ -125,9 +136,41 @@ def _own(fn, name: str, rank: int, handing: dict, fresh: frozenset,
                     return False
             elif not kept_in_place(s, name, rank, keeping):
                 return False
-            elif s._prod == "Return" and s.value is not None and _names(s.value, name):
-                return False
     return True
+
+
+def _lent_beside(fn, name: str, rank: int, watched: list, handing: dict, fresh: frozenset,
+                 keeping: frozenset) -> bool:
+    """Whether the local's `let` gives it a fresh tensor, nothing assigns it, and it is named
+    otherwise only by its elements and extents, and whole only as an argument of handing
+    calls at parameters they never return, one of them given to a watched variable: no call hands its buffer back, so it is its own to the end."""
+    beside = False
+    for b in fn.blocks:
+        for s in (*b.stmts, b.exit):
+            if s._prod == "Let" and s.name == name:
+                if not makes_fresh(s.value, fresh) or _names(s.value, name):
+                    return False
+            elif s._prod == "Assign" and _target(s) == name:
+                return False
+            elif _lent_unreturned(s, name, rank, handing):
+                beside = beside or _target(s) in watched
+            elif not kept_in_place(s, name, rank, keeping):
+                return False
+    return beside
+
+
+def _lent_unreturned(s, name: str, rank: int, handing: dict) -> bool:
+    """Whether s gives a local a handing call's result, the call given `name` whole only at
+    parameters it never returns, and elsewhere only by its elements."""
+    if s._prod not in ("Let", "Assign") or s._prod == "Assign" and s.op != "=":
+        return False
+    callee = called(s.value) if s.value._prod == "Call" else None
+    if callee not in handing or not only_elements(s.value.callee, name, rank):
+        return False
+    args = s.value.args
+    whole = {k for k, a in enumerate(args) if a._prod == "Local" and a.name == name}
+    return bool(whole) and not whole & handing[callee] and all(
+        k in whole or only_elements(a, name, rank) for k, a in enumerate(args))
 
 
 def _names(node, name: str) -> bool:

@@ -25,7 +25,8 @@ ROOT = Path(__file__).resolve().parent.parent.parent
 # The passes that decide where a buffer is given back, or that change what those see.
 DROPPING = ("insert_drops", "drop_replaced_buffers", "drop_flagged_takers",
             "drop_made_flagged_results", "find_owned_buffers", "bind_assigned_starts",
-            "renew_taken_tensors", "flag_maybe_lent_tensors", "copy_out_tensors")
+            "renew_taken_tensors", "flag_maybe_lent_tensors", "copy_out_tensors",
+            "drop_last_buffers", "drop_unreturned_arguments", "drop_chosen_placeholders")
 CHECKED = [(path, args) for path, args in RUNS if path not in NOT_LOWERED and (
     path.startswith("examples/") or Path(path).parent.name in DROPPING)]
 GRID = "memref<4xi32>"

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from nano_vx.dump.text import to_text
+from nano_vx.nanopass import descendants
 from nano_vx.passes.drop_chosen_placeholders import drop_chosen_placeholders
 from front import assert_native_as_interpreted, assert_prints_the_same, run_front
 
@@ -52,8 +53,28 @@ def test_a_part_holding_only_buffers_made_for_it_is_dropped():
     assert _made("payload_made_in_the_arm")["main"][-1] == ("Drop", "b_Full_0", None)
 
 
+def test_a_part_a_turn_skips_the_read_of_is_dropped_on_its_way_too():
+    for case in ("a_turn_skipping_the_read", "a_turn_skipping_the_read_of_an_outer_variable"):
+        assert [d for d in _made(case)["main"] if d[0] == "DropApart"] == [
+            ("DropApart", "b_Full_0", "t")] * 2
+
+
+def test_a_part_matched_in_place_is_dropped_after_the_arms_local():
+    after = run_front(CASES / "matched_in_place.vx", drop_chosen_placeholders).after
+    main = next(i for i in after.items if i._prod == "Fn" and i.name == "main")
+    arm = next(b for b in main.blocks if any(s._prod == "Let" and s.name == "u"
+                                             for s in b.stmts))
+    read = max(k for k, s in enumerate(arm.stmts) if _names(s, "u"))
+    assert arm.stmts[read + 1]._prod == "DropApart"
+    assert (arm.stmts[read + 1].name, arm.stmts[read + 1].kept) == ("b_Full_0", "t")
+
+
 def test_a_part_moved_on_is_left():
-    assert all(d[0] == "Drop" for d in _made("matched_in_place")["main"])  # the starts'
+    assert all(d[0] == "Drop" for d in _made("matched_in_place_moved_on")["main"])  # starts'
+
+
+def _names(node, name: str) -> bool:
+    return any(n._prod == "Local" and n.name == name for n in descendants(node))
 
 
 # Hand-written Ldrops: the part is given t in one arm and a new tensor in the other, and

@@ -92,3 +92,44 @@ def test_a_tensor_an_element_of_which_is_returned_by_reference_is_not_dropped():
     after = run_front(CASES / "element_reference_returned.vx", drop_last_buffers).after
     wide = next(i for i in after.items if i._prod == "Fn" and i.name == "wide")
     assert not [s for b in wide.blocks for s in b.stmts if s._prod == "Drop"]
+
+
+def test_the_buffer_a_call_did_not_pick_is_dropped_apart_from_its_result():
+    after = run_front(CASES / "chosen_by_an_if.vx", drop_last_buffers).after
+    main = next(i for i in after.items if i._prod == "Fn" and i.name == "main")
+    apart = [(s.name, s.kept) for b in main.blocks for s in b.stmts if s._prod == "DropApart"]
+    assert apart == [("w", "t"), ("v", "t")]
+
+
+# Hand-written Ldrops: `pick` returns one of its two parameters; `held` holds a's buffer and
+# is read after the call, so only b is dropped apart from the result there.
+PICKED = """
+    // IL: Ldrops
+    fn pick(x: Tensor<i32, [2], Memory::CPU_DRAM>, y: Tensor<i32, [2], Memory::CPU_DRAM>, k: i32) -> Tensor<i32, [2], Memory::CPU_DRAM> {
+    bb0:
+        branch k > 0i32, bb1, bb2;
+    bb1:
+        return x;
+    bb2:
+        return y;
+    }
+
+    fn main() -> void {
+    bb0:
+        let a: Tensor<i32, [2], Memory::CPU_DRAM> = Tensor<i32, [2]>::fill(1i32);
+        let b: Tensor<i32, [2], Memory::CPU_DRAM> = Tensor<i32, [2]>::fill(2i32);
+        let held: Tensor<i32, [2], Memory::CPU_DRAM> = a;
+        let c: Tensor<i32, [2], Memory::CPU_DRAM> = @pick(a, b, 1i32);
+        @print(held[0i32] +[i32] c[1i32]);
+        return;
+    }
+"""
+
+
+def test_handwritten_a_pick_beside_a_holder_read_after(run_pass, snapshot_txt):
+    ran = run_pass("drop-last-buffers", PICKED)
+    assert ran.codes == []
+    stmts = ran.tree.items[1].blocks[0].stmts
+    assert [(s.name, s.kept) for s in stmts if s._prod == "DropApart"] == [("b", "c")]
+    assert [s.name for s in stmts if s._prod == "Drop"] == ["a"]
+    assert to_text(ran.tree) == snapshot_txt
