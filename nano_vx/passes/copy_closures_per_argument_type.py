@@ -38,7 +38,7 @@ at the first call and the i64 t at the second, where native code types q once fo
 calls. So `h_i64` is bound after `h`, and the second call is `h_i64(t)`, which leaves h
 given only the plain k, which cast-plain-values then casts as a whole (`h(k) as i64`). An
 argument's type is known where it is written: a local of a scalar type (a `let`'s, written
-or inferred, or a parameter's), a number, a cast, a call of a function of a scalar result;
+or inferred, or a parameter's), a number, `true` or `false`, a cast, a call of a function of a scalar result;
 a closure one of whose calls gives another is left as it is.
 """, state=State)
 
@@ -72,6 +72,8 @@ def _type(e, declared: dict, results: dict):
         return results.get(e.callee.name)
     if integer_literal(e) is not None or e._prod == "Float":
         return UNFIXED["Float" if e._prod == "Float" else "Int"]
+    if e._prod == "Bool":
+        return "bool"
     return e.type.name if e._prod == "Cast" and e.type._prod == "Scalar" else None
 
 

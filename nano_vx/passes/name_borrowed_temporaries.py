@@ -262,10 +262,13 @@ def _in_order(run, e, left: list, lets: list, top: bool = False):
         first = getattr(e, _FIRST[p])
         e = e.replace(**{_FIRST[p]: _in_order(run, first, left, lets) if _temporaries(first)
                          else first})
-        if top or not _armed(e):
+        if top:
             return e
-        left[0] -= 1
-        return _held(run, e, lets, "cond", False)
+        if _armed(e):
+            left[0] -= 1
+            return _held(run, e, lets, "cond", False)
+        # Its arms run before the temporaries after it, which are named before the statement.
+        return _held(run, e, lets, "ordered", False) if left[0] else e
     if p not in _IN_ORDER or \
             p == "Call" and e.callee._prod not in ("Global", "Local") or \
             p == "Launch" and any(n._prod not in ("TopoRef", "Int") for n in descendants(e.topo)):

@@ -320,11 +320,14 @@ def _of_literals(e) -> bool:
 
 
 def _computed(e, parts: Parts) -> bool:
-    """Whether e is an operator (or a cast) on what reads alike each time, read once."""
+    """Whether e is an operator (or a cast, or an element of a tensor) on what reads alike
+    each time, read once."""
     if e._prod == "Binary":
         return all(_plain(x, parts) or _computed(x, parts) for x in (e.left, e.right))
     if e._prod == "Unary":
         return _plain(e.operand, parts) or _computed(e.operand, parts)
+    if e._prod == "Index":  # an element, its index checked where the part is given
+        return all(_plain(x, parts) or _computed(x, parts) for x in (e.base, e.index))
     return e._prod == "Cast" and (_plain(e.value, parts) or _computed(e.value, parts))
 
 

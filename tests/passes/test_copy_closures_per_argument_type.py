@@ -47,6 +47,7 @@ def test_each_set_of_types_calls_a_copy_of_its_own():
         ["twice", "twice_i64", "twice_f32", "twice_f64"]
     assert _callees("two_parameters_given_plain_values_and_i64s") == \
         ["h", "h_i64_i64", "h_i64_i32"]
+    assert _callees("given_a_number_a_float_and_a_bool") == ["id", "id_f64", "id_bool"]
 
 
 def test_a_closure_given_one_type_or_types_unsaid_is_left_as_it_is():

@@ -167,3 +167,12 @@ def test_a_call_borrowing_a_temporary_runs_before_the_calls_after_it():
     text = to_text(run_front(CASES / "call_before_a_call.vx", name_borrowed_temporaries).after)
     assert "let borrowed: ~_ = @twice(5);\n    let ordered: ~_ = @id(&borrowed);\n" in text
     assert run_cli(CASES / "call_before_a_call.vx")[1] == "5\n10\n6\n13\n7\n8\n16\n53\n"
+
+
+def test_an_if_whose_condition_borrows_a_temporary_runs_before_the_temporaries_after_it():
+    text = to_text(run_front(CASES / "if_borrowing_in_its_condition_before_a_call.vx",
+                             name_borrowed_temporaries).after)
+    assert text.index("let ordered#1: ~_ = if ordered > 5 {") < \
+        text.index("let borrowed#2: ~_ = @bump(&mut y);")
+    assert run_cli(CASES / "if_borrowing_in_its_condition_before_a_call.vx") == \
+        (0, "35\n0\n", "")

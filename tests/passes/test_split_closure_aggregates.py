@@ -161,3 +161,11 @@ def test_handwritten_a_struct_parameter_is_its_fields(run_pass, snapshot_txt):
     assert ran.codes == []
     assert "s(p.x, p.y)" in ran.dump and "s(3, -4)" in ran.dump
     assert ran.dump == snapshot_txt
+
+
+def test_a_literal_reading_tensor_elements_gives_each_in_its_parts_place():
+    ran = run_front(CASES / "struct_literals_of_tensor_elements_given.vx",
+                    split_closure_aggregates)
+    calls = [n for n in ran.nodes() if n._prod == "Call" and n.callee._prod == "Local"]
+    assert [[a._prod for a in c.args] for c in calls] == [["Index", "Index"],
+                                                          ["Binary", "Index"]]
