@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from ..languages.lmatched import Lmatched as L
 from ..nanopass import Pass, descendants
 from ..scalars.closure_parts import (Parts, called_closures, given_split, giveable, part,
-                                     part_names, rechoose, taken_parts)
+                                     part_names, rechoose, taken_parts, taken_type)
 
 
 @dataclass
@@ -21,6 +21,7 @@ class State:
     enums_taken: dict = field(default_factory=dict)  # ... -> per parameter, its enum or None
     taken: set = field(default_factory=set)  # the function's locals
     reads: dict = field(default_factory=dict)  # a parameter read by its parts -> names, type
+    borrowed: set = field(default_factory=set)  # the `&` parameters taken by their parts
     fns: set = field(default_factory=set)  # the program's functions
 
 
@@ -71,10 +72,12 @@ def _fn(run, fn):
                 giveable(a, q, p, st.parts) for c in calls if c.callee.name == name
                 for a, p, q in zip(c.args, parts, closures[0].params) if p) or not all(
                 _read_by_parts(c.body, p.name) for c in closures for p in c.params
-                if st.parts.carries_tensor(p.type)):
+                if st.parts.carries_tensor(taken_type(p.type))) or not all(
+                _read_through(c.body, p.name) for c in closures for p in c.params
+                if taken_type(p.type) is not p.type):
             continue
         st.split[name] = parts
-        st.enums_taken[name] = [st.parts.enum(p.type) for p in closures[0].params]
+        st.enums_taken[name] = [st.parts.enum(taken_type(p.type)) for p in closures[0].params]
     if not st.split:
         return fn
     st.taken = {n.name for n in descendants(fn) if n._prod in ("Let", "Param", "PBind")} | \
@@ -93,6 +96,18 @@ def _read_by_parts(body, name: str) -> bool:
                    for n in descendants(body) if n._prod in ("Let", "Param", "PBind", "For")) \
         and all(id(n) in bases for n in descendants(body)
                 if n._prod == "Local" and n.name == name)
+
+
+def _read_through(body, name: str) -> bool:
+    """Whether body reads the `&` parameter `name` only through it, by a field, the variant it
+    holds and what that carries, or `*`: taken as the parts' values, it is the value it
+    referred to, which no other use of a reference would take for one."""
+    through = {id(n.base) for n in descendants(body)
+               if n._prod in ("FieldGet", "TupleGet", "VariantIs", "VariantField")}
+    through |= {id(n.value) for n in descendants(body) if n._prod == "Deref"}
+    through |= {id(n.args[0]) for n in descendants(body) if _printed(n) is not None}
+    return all(id(n) in through for n in descendants(body)
+               if n._prod == "Local" and n.name == name)
 
 
 @split_closure_aggregates.on("Let", "Assign")
@@ -116,16 +131,28 @@ def _closure(run, closure, split: list):
             continue
         names = part_names(p.name, parts, st.taken)
         params += [L["Param"](names[path], ty, span=p.span) for path, ty in parts]
-        if st.parts.carries_tensor(p.type):
-            st.reads[p.name] = names, p.type
+        taken = taken_type(p.type)
+        if taken is not p.type:
+            st.borrowed.add(p.name)
+        if st.parts.carries_tensor(taken):
+            st.reads[p.name] = names, taken
             continue
-        lets.append(L["Let"](p.name, False, p.type, st.parts.literal(p.type, names, p.span),
+        lets.append(L["Let"](p.name, False, taken, st.parts.literal(taken, names, p.span),
                              span=p.span))
     body = run.walk(closure.body)
     body = body.replace(stmts=tuple(lets) + body.stmts)
     for p in closure.params:
         st.reads.pop(p.name, None)
+        st.borrowed.discard(p.name)
     return closure.replace(params=tuple(params), body=body)
+
+
+@split_closure_aggregates.on("Deref")
+def _deref(run, e):
+    """`*b` of a `&` parameter taken by its parts is the value b now holds."""
+    if e.value._prod == "Local" and e.value.name in run.state.borrowed:
+        return run.walk(e.value)
+    return run.rebuild(e)
 
 
 @split_closure_aggregates.on("VariantIs", "VariantField")
@@ -155,6 +182,6 @@ def _call(run, call):
         return run.rebuild(call)
     args = []
     for a, split, enum in zip(call.args, parts, run.state.enums_taken[call.callee.name]):
-        a = run.walk(a)
+        a = run.walk(a.value if split and a._prod == "Borrow" else a)
         args += [part(a, path, ty, enum) for path, ty in split] if split else [a]
     return call.replace(args=tuple(args))
