@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..languages.lmatched import Lmatched as L
+from ..languages.lresolved import display_name, unused_name
 from ..nanopass import Pass, descendants
 from ..scalars.closure_parts import (Parts, called_closures, given_split, giveable, part,
                                      part_names, rechoose, taken_parts, taken_type)
@@ -21,22 +22,26 @@ class State:
     enums_taken: dict = field(default_factory=dict)  # ... -> per parameter, its enum or None
     taken: set = field(default_factory=set)  # the function's locals
     reads: dict = field(default_factory=dict)  # a parameter read by its parts -> names, type
-    borrowed: set = field(default_factory=set)  # the `&` parameters taken by their parts
     fns: set = field(default_factory=set)  # the program's functions
 
 
 split_closure_aggregates = Pass("split-closure-aggregates", L, L, """
 Give each closure a local only called may hold (a `let` or an assignment gives it the closure,
 another such local or an `if` choosing among those: `let mut f = f_0; f = f_1;`), each
-struct, tuple or enum parameter it takes as one parameter per scalar part, and each call the
-parts of its argument, so that scalarize-aggregates finds no closure taking an aggregate.
+struct, tuple or enum parameter it takes (or `&` to one) as one parameter per scalar part,
+and each call the parts of its argument, so that scalarize-aggregates finds no closure
+taking an aggregate.
 
 `let s = |q: P| q.x + q.y; s(p)` is `let s = |q_x: i32, q_y: i32| { let q: P = P { x: q_x,
 y: q_y }; q.x + q.y }; s(p.x, p.y)`. An enum's parts are, per variant, whether the value
 holds it (but the last's, held where no other is) and the scalar parts of what it carries
 (a struct's or a tuple's too), zero where it holds another: `area(Shape::Rect(2.0, 4.0))` of `|s: Shape|` is `area(false, 0.0 as f32, 2.0,
 4.0)`, and the closure starts `let s: Shape = if s_Sq { Shape::Sq(s_Sq_0) } else {
-Shape::Rect(s_Rect_0, s_Rect_1) };`. An argument is split where reading its parts twice
+Shape::Rect(s_Rect_0, s_Rect_1) };`. A `&` parameter takes the parts' values, as a
+function's does (while the reference lives the borrow rules forbid any write to what it
+names): `|q: &P|` starts `let q_value: P = P { x: q_x, y: q_y }; let q: &P = &q_value;`,
+and a call gives the parts of what its `&x` borrows (`x.x, x.y`) or of what a reference
+variable refers to. An argument is split where reading its parts twice
 is reading it once: a variable, what a reference variable refers to, a constant (one a call
 computes too), a field or an element of one, or a literal of those and constants, a negative
 one too (`t((3, 4))` is `t(3, 4)`); a closure with a call given another is left whole, for
@@ -72,9 +77,7 @@ def _fn(run, fn):
                 giveable(a, q, p, st.parts) for c in calls if c.callee.name == name
                 for a, p, q in zip(c.args, parts, closures[0].params) if p) or not all(
                 _read_by_parts(c.body, p.name) for c in closures for p in c.params
-                if st.parts.carries_tensor(taken_type(p.type))) or not all(
-                _read_through(c.body, p.name) for c in closures for p in c.params
-                if taken_type(p.type) is not p.type):
+                if st.parts.carries_tensor(taken_type(p.type))):
             continue
         st.split[name] = parts
         st.enums_taken[name] = [st.parts.enum(taken_type(p.type)) for p in closures[0].params]
@@ -96,18 +99,6 @@ def _read_by_parts(body, name: str) -> bool:
                    for n in descendants(body) if n._prod in ("Let", "Param", "PBind", "For")) \
         and all(id(n) in bases for n in descendants(body)
                 if n._prod == "Local" and n.name == name)
-
-
-def _read_through(body, name: str) -> bool:
-    """Whether body reads the `&` parameter `name` only through it, by a field, the variant it
-    holds and what that carries, or `*`: taken as the parts' values, it is the value it
-    referred to, which no other use of a reference would take for one."""
-    through = {id(n.base) for n in descendants(body)
-               if n._prod in ("FieldGet", "TupleGet", "VariantIs", "VariantField")}
-    through |= {id(n.value) for n in descendants(body) if n._prod == "Deref"}
-    through |= {id(n.args[0]) for n in descendants(body) if _printed(n) is not None}
-    return all(id(n) in through for n in descendants(body)
-               if n._prod == "Local" and n.name == name)
 
 
 @split_closure_aggregates.on("Let", "Assign")
@@ -132,27 +123,20 @@ def _closure(run, closure, split: list):
         names = part_names(p.name, parts, st.taken)
         params += [L["Param"](names[path], ty, span=p.span) for path, ty in parts]
         taken = taken_type(p.type)
-        if taken is not p.type:
-            st.borrowed.add(p.name)
         if st.parts.carries_tensor(taken):
             st.reads[p.name] = names, taken
             continue
-        lets.append(L["Let"](p.name, False, taken, st.parts.literal(taken, names, p.span),
-                             span=p.span))
+        literal = st.parts.literal(taken, names, p.span)
+        if taken is not p.type:  # a `&` parameter refers to the value its parts make
+            held = unused_name(f"{display_name(p.name)}_value", st.taken)
+            lets.append(L["Let"](held, False, taken, literal, span=p.span))
+            literal = L["Borrow"](L["Local"](held, span=p.span), False, span=p.span)
+        lets.append(L["Let"](p.name, False, p.type, literal, span=p.span))
     body = run.walk(closure.body)
     body = body.replace(stmts=tuple(lets) + body.stmts)
     for p in closure.params:
         st.reads.pop(p.name, None)
-        st.borrowed.discard(p.name)
     return closure.replace(params=tuple(params), body=body)
-
-
-@split_closure_aggregates.on("Deref")
-def _deref(run, e):
-    """`*b` of a `&` parameter taken by its parts is the value b now holds."""
-    if e.value._prod == "Local" and e.value.name in run.state.borrowed:
-        return run.walk(e.value)
-    return run.rebuild(e)
 
 
 @split_closure_aggregates.on("VariantIs", "VariantField")
