@@ -20,6 +20,7 @@ class State:
     parts: Parts | None = None  # the program's structs and enums, as closures take them apart
     split: dict = field(default_factory=dict)  # a closure's local -> per parameter, its parts
     enums_taken: dict = field(default_factory=dict)  # ... -> per parameter, its enum or None
+    borrowing: dict = field(default_factory=dict)  # ... -> per parameter, whether a `&` one
     taken: set = field(default_factory=set)  # the function's locals
     reads: dict = field(default_factory=dict)  # a parameter read by its parts -> names, type
     fns: set = field(default_factory=set)  # the program's functions
@@ -70,7 +71,7 @@ def _program(run, program):
 def _fn(run, fn):
     st = run.state
     calls = [n for n in descendants(fn) if n._prod == "Call" and n.callee._prod == "Local"]
-    st.split, st.enums_taken = {}, {}
+    st.split, st.enums_taken, st.borrowing = {}, {}, {}
     for name, closures in called_closures(fn).items():
         parts = taken_parts(closures, st.parts)
         if parts is None or not all(
@@ -81,6 +82,7 @@ def _fn(run, fn):
             continue
         st.split[name] = parts
         st.enums_taken[name] = [st.parts.enum(taken_type(p.type)) for p in closures[0].params]
+        st.borrowing[name] = [taken_type(p.type) is not p.type for p in closures[0].params]
     if not st.split:
         return fn
     st.taken = {n.name for n in descendants(fn) if n._prod in ("Let", "Param", "PBind")} | \
@@ -165,7 +167,9 @@ def _call(run, call):
     if parts is None:
         return run.rebuild(call)
     args = []
-    for a, split, enum in zip(call.args, parts, run.state.enums_taken[call.callee.name]):
-        a = run.walk(a.value if split and a._prod == "Borrow" else a)
+    for a, split, enum, borrowing in zip(call.args, parts, st.enums_taken[call.callee.name],
+                                         st.borrowing[call.callee.name]):
+        # the parts of what `&x` borrows; a reference variable's are read through it
+        a = run.walk(a.value if borrowing and a._prod == "Borrow" else a)
         args += [part(a, path, ty, enum) for path, ty in split] if split else [a]
     return call.replace(args=tuple(args))
