@@ -41,8 +41,9 @@ NOT_LOWERED = {
     # part for its `&mut`, nor is it one literal the call's `let` may bind).
     "tests/passes/cases/split_closure_results/e5010_generic_struct_results_of_two_literals.vx",
     # A closure returning an enum a variant of which carries a tensor, chosen by a `match`
-    # (split-closure-results leaves it whole: written part by part, the tensor of each
-    # variant its value does not hold would be a buffer made for the call no one drops).
+    # (split-closure-results leaves it whole: written part by part, its tensor would be
+    # assigned whole through a `&mut`, which the closure's erased tensor references make a
+    # rebinding of its parameter instead).
     "tests/passes/cases/split_closure_results/e5010_enum_carrying_a_tensor_chosen_by_a_match.vx",
     # A closure taking a struct given, in a `while` condition, a literal whose field is an
     # operator on literals alone (split-closure-aggregates leaves it whole: a closure's
