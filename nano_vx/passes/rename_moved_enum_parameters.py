@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 from ..languages.lmatched import Lmatched as L
 from ..nanopass import Pass, descendants
-from ..scalars.closure_parts import Parts
+from ..scalars.closure_parts import Parts, taken_type
 
 
 @dataclass
@@ -20,16 +20,19 @@ class State:
 
 
 rename_moved_enum_parameters = Pass("rename-moved-enum-parameters", L, L, """
-Make each local a closure's body binds by a `let` (not `mut`) to an enum parameter it moves
-whole, a variant of which carries a tensor, that parameter: `|b: Buf| { let c = b; size(c)
-}` is `|b: Buf| size(b)`.
+Make each local a closure's body binds by a `let` (not `mut`) to an enum parameter a variant
+of which carries a tensor, moving it whole, borrowing it or reading what a `&` one refers
+to, that parameter: `|b: Buf| { let c = b; size(c) }` is `|b: Buf| size(b)`.
 
 split-closure-aggregates reads such a parameter only by its parts (put together again, the
 value would hold, for each variant but the one held, a tensor no one drops), so a `let`
 binding it whole would leave the closure whole, for scalarize-aggregates to refuse. The
 `let` moves the parameter, which nothing assigns, so nothing reads it after: the local is
 the parameter under another name. A `let` of such a local is one of the parameter too
-(`let d = c;`).
+(`let d = c;`). So is one of `&b`, or of `*b` for b a `&` parameter, as lower-matches binds
+`match &b` and `match *b` (the interpreter's `*b` holds b's tensors, not copies), where the
+local is read only by the variant it holds, what that carries or a field: read so, a
+reference and the value it refers to read alike.
 """, state=State)
 
 
@@ -52,20 +55,39 @@ def _closure(run, closure):
 def _moved(closure, parts: Parts) -> dict:
     """The locals closure's body binds to a parameter of it described above (or to such a
     local) -> that parameter."""
-    owner = {p.name: p.name for p in closure.params if parts.carries_tensor(p.type)}
+    owner = {p.name: p.name for p in closure.params if parts.carries_tensor(taken_type(p.type))}
     assigned = {_root(n.target) for n in descendants(closure.body) if n._prod == "Assign"} | \
         {_root(n.value) for n in descendants(closure.body) if n._prod == "Borrow" and n.mutable}
+    through = {id(n.base) for n in descendants(closure.body)
+               if n._prod in ("FieldGet", "TupleGet", "VariantIs", "VariantField")}
     found = {}
     for n in descendants(closure.body):
-        if n._prod == "Let" and not n.mutable and n.value._prod == "Local" and \
-                n.value.name in owner and owner[n.value.name] not in assigned and \
-                (n.type is None or parts.enum(n.type) == _enum(closure, owner[n.value.name])):
-            owner[n.name] = found[n.name] = owner[n.value.name]
+        named = _named(n.value, closure) if n._prod == "Let" and not n.mutable else None
+        if named is not None and named.name in owner and owner[named.name] not in assigned \
+                and (named is n.value or all(id(x) in through for x in descendants(closure.body)
+                                             if x._prod == "Local" and x.name == n.name)) \
+                and (n.type is None or n.type._prod == "OpaqueType" or
+                     parts.enum(taken_type(n.type)) == _enum(closure, owner[named.name])):
+            owner[n.name] = found[n.name] = owner[named.name]
     return found
 
 
+def _named(value, closure):
+    """The local value names the value of: itself, or what `&` borrows of it, or what `*`
+    reads through a `&` parameter of closure; else None."""
+    if value._prod == "Local":
+        return value
+    inner = value.value if value._prod in ("Borrow", "Deref") else None
+    if inner is None or inner._prod != "Local" or value._prod == "Borrow" and value.mutable:
+        return None
+    if value._prod == "Deref" and not any(p.name == inner.name and taken_type(p.type) is not
+                                          p.type for p in closure.params):
+        return None
+    return inner
+
+
 def _enum(closure, name: str):
-    return next(p.type.name for p in closure.params if p.name == name)
+    return next(taken_type(p.type).name for p in closure.params if p.name == name)
 
 
 def _root(e):

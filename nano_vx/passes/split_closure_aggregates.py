@@ -9,9 +9,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..languages.lmatched import Lmatched as L
+from ..languages.lresolved import display_name, unused_name
 from ..nanopass import Pass, descendants
 from ..scalars.closure_parts import (Parts, called_closures, given_split, giveable, part,
-                                     part_names, rechoose, taken_parts)
+                                     part_names, rechoose, taken_parts, taken_type)
 
 
 @dataclass
@@ -19,6 +20,7 @@ class State:
     parts: Parts | None = None  # the program's structs and enums, as closures take them apart
     split: dict = field(default_factory=dict)  # a closure's local -> per parameter, its parts
     enums_taken: dict = field(default_factory=dict)  # ... -> per parameter, its enum or None
+    borrowing: dict = field(default_factory=dict)  # ... -> per parameter, whether a `&` one
     taken: set = field(default_factory=set)  # the function's locals
     reads: dict = field(default_factory=dict)  # a parameter read by its parts -> names, type
     fns: set = field(default_factory=set)  # the program's functions
@@ -27,15 +29,20 @@ class State:
 split_closure_aggregates = Pass("split-closure-aggregates", L, L, """
 Give each closure a local only called may hold (a `let` or an assignment gives it the closure,
 another such local or an `if` choosing among those: `let mut f = f_0; f = f_1;`), each
-struct, tuple or enum parameter it takes as one parameter per scalar part, and each call the
-parts of its argument, so that scalarize-aggregates finds no closure taking an aggregate.
+struct, tuple or enum parameter it takes (or `&` to one) as one parameter per scalar part,
+and each call the parts of its argument, so that scalarize-aggregates finds no closure
+taking an aggregate.
 
 `let s = |q: P| q.x + q.y; s(p)` is `let s = |q_x: i32, q_y: i32| { let q: P = P { x: q_x,
 y: q_y }; q.x + q.y }; s(p.x, p.y)`. An enum's parts are, per variant, whether the value
 holds it (but the last's, held where no other is) and the scalar parts of what it carries
 (a struct's or a tuple's too), zero where it holds another: `area(Shape::Rect(2.0, 4.0))` of `|s: Shape|` is `area(false, 0.0 as f32, 2.0,
 4.0)`, and the closure starts `let s: Shape = if s_Sq { Shape::Sq(s_Sq_0) } else {
-Shape::Rect(s_Rect_0, s_Rect_1) };`. An argument is split where reading its parts twice
+Shape::Rect(s_Rect_0, s_Rect_1) };`. A `&` parameter takes the parts' values, as a
+function's does (while the reference lives the borrow rules forbid any write to what it
+names): `|q: &P|` starts `let q_value: P = P { x: q_x, y: q_y }; let q: &P = &q_value;`,
+and a call gives the parts of what its `&x` borrows (`x.x, x.y`) or of what a reference
+variable refers to. An argument is split where reading its parts twice
 is reading it once: a variable, what a reference variable refers to, a constant (one a call
 computes too), a field or an element of one, or a literal of those and constants, a negative
 one too (`t((3, 4))` is `t(3, 4)`); a closure with a call given another is left whole, for
@@ -64,17 +71,18 @@ def _program(run, program):
 def _fn(run, fn):
     st = run.state
     calls = [n for n in descendants(fn) if n._prod == "Call" and n.callee._prod == "Local"]
-    st.split, st.enums_taken = {}, {}
+    st.split, st.enums_taken, st.borrowing = {}, {}, {}
     for name, closures in called_closures(fn).items():
         parts = taken_parts(closures, st.parts)
         if parts is None or not all(
                 giveable(a, q, p, st.parts) for c in calls if c.callee.name == name
                 for a, p, q in zip(c.args, parts, closures[0].params) if p) or not all(
                 _read_by_parts(c.body, p.name) for c in closures for p in c.params
-                if st.parts.carries_tensor(p.type)):
+                if st.parts.carries_tensor(taken_type(p.type))):
             continue
         st.split[name] = parts
-        st.enums_taken[name] = [st.parts.enum(p.type) for p in closures[0].params]
+        st.enums_taken[name] = [st.parts.enum(taken_type(p.type)) for p in closures[0].params]
+        st.borrowing[name] = [taken_type(p.type) is not p.type for p in closures[0].params]
     if not st.split:
         return fn
     st.taken = {n.name for n in descendants(fn) if n._prod in ("Let", "Param", "PBind")} | \
@@ -116,11 +124,16 @@ def _closure(run, closure, split: list):
             continue
         names = part_names(p.name, parts, st.taken)
         params += [L["Param"](names[path], ty, span=p.span) for path, ty in parts]
-        if st.parts.carries_tensor(p.type):
-            st.reads[p.name] = names, p.type
+        taken = taken_type(p.type)
+        if st.parts.carries_tensor(taken):
+            st.reads[p.name] = names, taken
             continue
-        lets.append(L["Let"](p.name, False, p.type, st.parts.literal(p.type, names, p.span),
-                             span=p.span))
+        literal = st.parts.literal(taken, names, p.span)
+        if taken is not p.type:  # a `&` parameter refers to the value its parts make
+            held = unused_name(f"{display_name(p.name)}_value", st.taken)
+            lets.append(L["Let"](held, False, taken, literal, span=p.span))
+            literal = L["Borrow"](L["Local"](held, span=p.span), False, span=p.span)
+        lets.append(L["Let"](p.name, False, p.type, literal, span=p.span))
     body = run.walk(closure.body)
     body = body.replace(stmts=tuple(lets) + body.stmts)
     for p in closure.params:
@@ -154,7 +167,9 @@ def _call(run, call):
     if parts is None:
         return run.rebuild(call)
     args = []
-    for a, split, enum in zip(call.args, parts, run.state.enums_taken[call.callee.name]):
-        a = run.walk(a)
+    for a, split, enum, borrowing in zip(call.args, parts, st.enums_taken[call.callee.name],
+                                         st.borrowing[call.callee.name]):
+        # the parts of what `&x` borrows; a reference variable's are read through it
+        a = run.walk(a.value if borrowing and a._prod == "Borrow" else a)
         args += [part(a, path, ty, enum) for path, ty in split] if split else [a]
     return call.replace(args=tuple(args))

@@ -266,10 +266,20 @@ def given_split(node, split: dict):
         else None
 
 
+def taken_type(ty):
+    """The type of the value whose parts a closure's parameter of type ty takes: a `&` to a
+    struct, a tuple or an enum takes its parts' values, as a function's `&Point` parameter
+    does (while the reference lives the borrow rules forbid any write to what it names)."""
+    if ty is not None and ty._prod == "BorrowType" and not ty.mutable and \
+            ty.inner._prod in ("NamedType", "TupleType"):
+        return ty.inner
+    return ty
+
+
 def taken_parts(closures: list, parts: Parts) -> list | None:
     """Per parameter of the closures a local may hold, the parts split-closure-aggregates may
     take it as (None: a scalar's), alike in each closure and some aggregate's, else None."""
-    each = [[parts.of(p.type, untyped=True) for p in c.params] for c in closures]
+    each = [[parts.of(taken_type(p.type), untyped=True) for p in c.params] for c in closures]
     first = each[0]
     if not any(first) or any(p is False for p in first) or any(other != first for other in each):
         return None
@@ -280,9 +290,15 @@ def giveable(a, param, split: list, parts: Parts) -> bool:
     """Whether a call may give the parts `split` of a for param: a value of an enum carrying a
     tensor only as a literal or a variable, whose tensor part scalarize-aggregates gives as
     the variable's own part, whatever variant it holds (another's part of a value made
-    elsewhere would be a buffer made for the call, that no one drops)."""
+    elsewhere would be a buffer made for the call, that no one drops); a `&` parameter's, a
+    borrow `&x` of such a value, whose parts are x's, or a reference variable."""
+    if taken_type(param.type) is not param.type:
+        if a._prod == "Borrow" and not a.mutable:
+            a = a.value
+        elif a._prod != "Local":  # a reference variable, read through as the closure does
+            return False
     return (_plain(a, parts) or _read_once(a, (), [path for path, _ in split], parts)) and \
-        (a._prod in ("EnumValue", "Local") or not parts.carries_tensor(param.type))
+        (a._prod in ("EnumValue", "Local") or not parts.carries_tensor(taken_type(param.type)))
 
 
 def _read_once(e, at: tuple, paths: list, parts: Parts) -> bool:

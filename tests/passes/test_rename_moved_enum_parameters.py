@@ -1,6 +1,6 @@
 """rename-moved-enum-parameters: a local a closure's body binds by a `let` to an enum
-parameter it moves whole, a variant of which carries a tensor, is that parameter; native
-code runs each case as the interpreter does."""
+parameter it moves whole (or borrows, or reads through a `&` one), a variant of which
+carries a tensor, is that parameter; native code runs each case as the interpreter does."""
 
 from pathlib import Path
 
@@ -27,9 +27,10 @@ def test_output(case, snapshot_txt):
 def test_no_closure_binds_a_parameter_carrying_a_tensor_to_a_let(case):
     ran = run_front(CASES / f"{case}.vx", rename_moved_enum_parameters)
     for closure in ran.nodes("Closure"):
-        params = {p.name for p in closure.params if p.type.name == "Buf"}
-        assert not [n.name for n in descendants(closure.body) if n._prod == "Let"
-                    and n.value._prod == "Local" and n.value.name in params]
+        params = {p.name for p in closure.params if getattr(p.type, "inner", p.type).name == "Buf"}
+        named = [n.value.value if n.value._prod in ("Borrow", "Deref") else n.value
+                 for n in descendants(closure.body) if n._prod == "Let"]
+        assert not [v.name for v in named if v._prod == "Local" and v.name in params]
 
 
 @pytest.mark.parametrize("case", NAMES)
@@ -43,22 +44,34 @@ def test_native_code_prints_what_the_interpreter_prints(case):
     assert_native_as_interpreted(CASES / f"{case}.vx")
 
 
+def _left_as_it_is(source: str) -> str:
+    ran = run_front(source, rename_moved_enum_parameters)
+    assert to_text(ran.after) == to_text(ran.before)
+    return to_text(ran.after)
+
+
 def test_a_local_assigned_anew_in_a_loop_stays_a_variable_of_its_own():
     # rebind-moved-enum-locals makes one assigned by statements of its block `let`s.
-    ran = run_front("enum Buf { E, F(Tensor<i32, [2]>) }\nfn main() {\n"
-                    "    let f = |b: Buf| {\n        let mut c = b;\n"
-                    "        for i in 0..2 { c = Buf::E; }\n"
-                    "        match c { Buf::E => 0, Buf::F(t) => t[0] }\n    };\n"
-                    "    print(f(Buf::F([1, 2])));\n}\n", rename_moved_enum_parameters)
-    assert to_text(ran.after) == to_text(ran.before)
-    assert "let mut c: Buf = b;" in to_text(ran.after)
+    after = _left_as_it_is("enum Buf { E, F(Tensor<i32, [2]>) }\nfn main() {\n"
+                           "    let f = |b: Buf| {\n        let mut c = b;\n"
+                           "        for i in 0..2 { c = Buf::E; }\n"
+                           "        match c { Buf::E => 0, Buf::F(t) => t[0] }\n    };\n"
+                           "    print(f(Buf::F([1, 2])));\n}\n")
+    assert "let mut c: Buf = b;" in after
+
+
+def test_a_borrowed_local_handed_on_stays_a_reference_of_its_own():
+    # read other than by the variant it holds, a reference and a value do not read alike
+    _left_as_it_is("enum Buf { E, F(Tensor<i32, [2]>) }\n"
+                   "fn size(b: &Buf) -> i32 { match b { Buf::E => 0, Buf::F(t) => t[0] } }\n"
+                   "fn main() {\n    let f = |b: Buf| {\n        let r = &b;\n"
+                   "        size(r)\n    };\n    print(f(Buf::F([1, 2])));\n}\n")
 
 
 def test_a_parameter_carrying_no_tensor_is_left_as_it_is():
-    ran = run_front("enum E { A, B(i32) }\nfn main() {\n    let f = |e: E| {\n"
-                    "        let d = e;\n        match d { E::A => 0, E::B(k) => k }\n    };\n"
-                    "    print(f(E::B(3)));\n}\n", rename_moved_enum_parameters)
-    assert to_text(ran.after) == to_text(ran.before)
+    _left_as_it_is("enum E { A, B(i32) }\nfn main() {\n    let f = |e: E| {\n"
+                   "        let d = e;\n        match d { E::A => 0, E::B(k) => k }\n    };\n"
+                   "    print(f(E::B(3)));\n}\n")
 
 
 # Hand-written Lmatched: a closure binding its enum parameter to a `let` and that local to

@@ -114,6 +114,27 @@ def test_an_enum_parameter_carrying_a_tensor_bound_to_a_mut_assigned_in_a_loop_i
         scalarize_aggregates, "E5010", "a closure taking an aggregate")
 
 
+def test_a_reference_parameter_is_the_parts_of_what_it_refers_to():
+    assert _closure_params("enum_parameters_taken_by_reference") == [
+        ["b_Empty", "b_Full_0"], ["s_Circle", "s_Circle_0", "s_Rect_0", "s_Rect_1", "k"],
+        ["q_x", "q_y"]]
+    ran = run_front(CASES / "enum_parameters_taken_by_reference.vx", split_closure_aggregates)
+    calls = [n for n in ran.nodes("Call") if n.callee._prod == "Local"]
+    assert not any(n._prod in ("Borrow", "Deref") for c in calls for n in descendants(c))
+    # one of no tensor refers to the value its parts make, a local of the closure's own
+    _, area, norm = ran.nodes("Closure")
+    assert [(n.name, n.value._prod) for n in norm.body.stmts[:2]] == \
+        [("q_value", "StructLit"), ("q", "Borrow")]
+    assert [(n.name, n.value._prod) for n in area.body.stmts[:2]] == \
+        [("s_value", "IfExpr"), ("s#1", "Borrow")]
+
+
+def test_a_reference_to_an_enum_carrying_a_tensor_handed_on_is_refused():
+    assert_refused_then_repaired(
+        CASES / "e5010_enum_reference_carrying_a_tensor_handed_on.vx",
+        scalarize_aggregates, "E5010", "a closure taking an aggregate")
+
+
 def test_a_generic_struct_parameter_is_its_fields_its_erased_one_of_no_type():
     ran = run_front(CASES / "generic_struct_parameters.vx", split_closure_aggregates)
     [twice, *_] = [n for n in ran.nodes() if n._prod == "Closure"]

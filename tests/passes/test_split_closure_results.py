@@ -44,6 +44,7 @@ def test_no_closure_is_left_with_an_aggregate_value():
     assert _valued_closures("struct_and_tuple_results") == 0
     assert _valued_closures("closure_choosing_its_result") == 0
     assert _valued_closures("closure_assigned_anew") == 0
+    assert _valued_closures("enum_result_chosen_by_a_match") == 0
 
 
 def test_a_generic_struct_result_writes_its_erased_field_as_its_value_types_it():
@@ -65,6 +66,11 @@ def test_a_generic_struct_results_erased_field_of_one_literal_is_bound_at_the_ca
 
 def test_a_generic_struct_result_of_two_literals_is_left_whole_then_refused():
     assert_refused_then_repaired(CASES / "e5010_generic_struct_results_of_two_literals.vx",
+                                 scalarize_aggregates, "E5010", "an aggregate as the value")
+
+
+def test_an_enum_result_carrying_a_tensor_is_left_whole_then_refused():
+    assert_refused_then_repaired(CASES / "e5010_enum_carrying_a_tensor_chosen_by_a_match.vx",
                                  scalarize_aggregates, "E5010", "an aggregate as the value")
 
 
