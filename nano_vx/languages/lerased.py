@@ -1,4 +1,4 @@
-"""Lerased: removes `AppliedType` and `StructLit`'s `targs`: a generic struct's uses name it alone, or its instance (`Cell$Point`)."""
+"""Lerased: removes `StructLit`'s `targs`, and `AppliedType` but as a generic function's parameter naming its type parameters: a generic struct's uses name it alone, or its instance (`Cell$Point`)."""
 
 from __future__ import annotations
 
@@ -47,7 +47,12 @@ Lerased = Lresolved.extend(
                        "a generic struct's arguments are erased: `Pair::<f32, 4> { .. }` "
                        "builds a `Pair`; `Cell::<Point> { .. }` builds a `Cell$Point`")],
          "Type": [prod("NamedType", "name: tname", "a generic type parameter or a struct, "
-                                                   "an instance of a generic one too")],
+                                                   "an instance of a generic one too"),
+                  prod("AppliedType", "name: tname, args: GArg*",
+                       "only in a generic function's parameter, of a generic struct whose "
+                       "arguments name the function's type parameters: `w: Wrapper<T>` keeps "
+                       "them for monomorphize to deduce T from the instance passed "
+                       "(`Wrapper$Point`)")],
          "Item": [prod("StructDecl", "name: tname, fields: Param*, generics: GParam*, "
                                      "copy: bool", "an instance of a generic struct has no "
                                                    "generics (a field of one it keeps erased, "

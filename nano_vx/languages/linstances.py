@@ -1,4 +1,4 @@
-"""Linstances: removes generic parameters (`Fn`, `StructDecl`; an instance is `stage$i32`); only `sizeof<T>()` keeps `targs`."""
+"""Linstances: removes generic parameters (`Fn`, `StructDecl`; an instance is `stage$i32`) and `AppliedType`; only `sizeof<T>()` keeps `targs`."""
 
 from __future__ import annotations
 
@@ -99,6 +99,7 @@ Linstances = Lerased.extend(
         "Bound": ["ReachableBound"],
         "Expr": ["Global"],
         "Item": ["Fn", "StructDecl"],
+        "Type": ["AppliedType"],
     },
     add={
         "Item": [prod("Fn", "name: iname, params: Param*, on: Topo?, ret: Type?, "

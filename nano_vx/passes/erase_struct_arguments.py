@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 from ..languages import Lerased, Lresolved
 from ..languages.lerased import ERASED
-from ..nanopass import Pass
+from ..nanopass import Pass, descendants
 from ..placement.instances import instance_name
 from ..placement.literal_contexts import literal_arguments
 
@@ -21,6 +21,9 @@ class State:
     binding: dict = field(default_factory=dict)  # while an instance is made: T -> its type,
     # N -> its number
     known: dict = field(default_factory=dict)  # a local of the function walked -> its struct
+    own: frozenset[str] = frozenset()  # the type parameters of the generic function walked
+    params: frozenset[int] = frozenset()  # the ids of its parameters
+    keeping: bool = False  # while one of its parameters' types is walked
 
 
 _ERASED = Lerased["NamedType"](ERASED, span=None)  # an instance's parameter nothing gives
@@ -79,13 +82,20 @@ def _program(run, node):
 
 @erase_struct_arguments.on("Fn")
 def _fn(run, node):
-    run.state.known = {}
+    st = run.state
+    st.known = {}
+    st.own = frozenset(g.name for g in node.generics if g._prod == "TypeParam" and
+                       not g.topology)
+    st.params = frozenset(id(p) for p in node.params)
     return run.rebuild(node)
 
 
 @erase_struct_arguments.on("Param")
 def _param(run, node):
+    st = run.state
+    st.keeping = bool(st.own) and id(node) in st.params
     out = run.rebuild(node)
+    st.keeping = False
     if out.type is not None and out.type._prod == "NamedType":
         run.state.known[out.name] = out.type.name
     return out
@@ -200,7 +210,14 @@ def _concrete(st, ty) -> bool:
 
 @erase_struct_arguments.on("AppliedType")
 def _applied(run, node):
-    decl = run.state.structs.get(node.name)
+    """The struct, its instance or the struct erased; but a generic function's parameter's
+    `Wrapper<T>`, T its own, stays applied: the instance an argument is (`Wrapper$Point`)
+    gives T, which monomorphize deduces from it."""
+    st = run.state
+    decl = st.structs.get(node.name)
+    if st.keeping and decl is not None and len(node.args) == len(decl.generics) and \
+            any(n._prod == "NamedType" and n.name in st.own for n in descendants(node)):
+        return Lerased["AppliedType"](node.name, run.walk_seq(node.args), span=node.span)
     name = None
     if decl is not None and len(node.args) == len(decl.generics):
         name = _instance(run, decl, _arguments(run, node.args))

@@ -42,7 +42,7 @@ class State:
     functions: frozenset[str] = frozenset()  # the other functions' names
     items: frozenset[str] = frozenset()  # every item's name, and the builtins
     consts: object = None  # an integer const item's name -> its value (None: not one)
-    erased: frozenset[str] = frozenset()  # the generic structs, their arguments erased
+    structs: dict = field(default_factory=dict)  # name -> StructDecl, instances' too
     instances: dict[str, list[str]] = field(default_factory=dict)  # generic -> its instances
     made: dict[str, object] = field(default_factory=dict)  # instance name -> its Fn
     todo: deque = field(default_factory=deque)  # Requests
@@ -92,7 +92,7 @@ def _program(run, node):
     st.generics = {f.name: f for f in fns if f.generics}
     st.functions = frozenset(f.name for f in fns if not f.generics)
     st.items = frozenset(i.name for i in node.items) | BUILTINS
-    st.erased = frozenset(i.name for i in node.items if i._prod == "StructDecl" and i.generics)
+    st.structs = {i.name: i for i in node.items if i._prod == "StructDecl"}
     items, memo = {i.name: i for i in node.items if i._prod == "ConstItem"}, {}
     st.consts = lambda name: const_item_value(name, items, memo) if name in items else None
     walked = {}
@@ -149,6 +149,20 @@ def _struct(run, node):
     fields = tuple(Linstances["Param"](f.name, _type(run, f.type), span=f.span)
                    for f in node.fields)
     return Linstances["StructDecl"](node.name, fields, node.copy, span=node.span)
+
+
+@monomorphize.on("AppliedType")
+def _applied(run, node):
+    """An instance's parameter `w: Wrapper<Point>`, its arguments having told the call what
+    the generic's are: the struct's instance of those arguments, `Wrapper$Point`, which a
+    reference to one passed fits; else the struct erased (`Wrapper<f64>` is a `Wrapper`)."""
+    decl = run.state.structs.get(node.name)
+    if decl is not None and all(a._prod == "TypeArg" for a in node.args):
+        name = instance_name(decl, {g.name: run.walk(a.type)
+                                    for g, a in zip(decl.generics, node.args)})
+        if name in run.state.structs:
+            return Linstances["NamedType"](name, span=node.span)
+    return Linstances["NamedType"](node.name, span=node.span)
 
 
 @monomorphize.on("Param")
@@ -247,7 +261,7 @@ def _instance(run, call, fn, args) -> str | None:
     st = run.state
     found = [settle(st.typer.of(arg, st.here[-1])) for _, arg in zip(fn.params, args)]
     binding = generic_arguments.binding(call, fn, found, run.ctx.diagnostics, st.consts,
-                                        st.erased)
+                                        st.structs)
     if binding is None:
         return None
     name = instance_name(fn, binding)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from ..dump.text import to_text
 from ..languages import Lerased
+from ..languages.linstances import as_written, generic_of
 from ..nanopass import descendants, with_span
 from ..values.literal_ranges import holders, refuse_out_of_range
 from ..values.numbers import INT_TYPES
@@ -17,13 +18,15 @@ from .typer import show
 from .types import OPAQUE
 
 
-def binding(call, fn, found, diagnostics, consts=None, erased=frozenset()) -> dict | None:
+def binding(call, fn, found, diagnostics, consts=None, structs=None) -> dict | None:
     """Each generic parameter of `fn` -> a type, a TopoRef, or a number, for `call`, whose
     arguments' types are `found` (settled; OPAQUE where unknown); None when some parameter
     cannot be bound (reported). `consts(name)` is the value of an integer `const` item, which
-    a const parameter may be given (`f<N>(x)`, `f<N - 1>(x)`), else None. `erased` names the
-    generic structs, whose arguments erase-struct-arguments dropped from `fn`'s parameters."""
-    return _Binder(call, fn, diagnostics, consts, erased).bind(found)
+    a const parameter may be given (`f<N>(x)`, `f<N - 1>(x)`), else None. `structs` are the
+    program's struct declarations by name: a generic one's (whose scalar arguments
+    erase-struct-arguments erased) and its instances' (`Wrapper$Point`, whose fields give a
+    parameter written `Wrapper<T>` its T)."""
+    return _Binder(call, fn, diagnostics, consts, structs).bind(found)
 
 
 def count(n: int) -> str:
@@ -32,9 +35,9 @@ def count(n: int) -> str:
 
 
 class _Binder:
-    def __init__(self, call, fn, diagnostics, consts=None, erased=frozenset()):
+    def __init__(self, call, fn, diagnostics, consts=None, structs=None):
         self.call, self.fn, self.diagnostics, self.consts = call, fn, diagnostics, consts
-        self.erased = erased
+        self.structs = structs or {}
         self.kinds = {g.name: g for g in fn.generics}
         self.binding = {}  # parameter -> what it is bound to
         self.by = {}  # a const's parameter -> the argument that bound it (0: `<..>`)
@@ -79,8 +82,8 @@ class _Binder:
         fn, call = self.fn, self.call
         order = f"in the order {', '.join(_kind(g) for g in fn.generics)}"
         structs = [(i, p, t.name) for i, p in enumerate(fn.params, 1) if p.type is not None
-                   for t in descendants(p.type) if t._prod == "NamedType" and t.name in
-                   self.erased]
+                   for t in descendants(p.type) if t._prod in ("NamedType", "AppliedType")
+                   and self._generic(t.name)]
         # `first((3, 4))` for `fn first<T>(p: (T, T))`: the parameter names T, but a tuple of
         # unsuffixed literals has no type yet, its elements taking theirs from where it goes
         # (nor has a closure's parameter written without one).
@@ -108,17 +111,26 @@ class _Binder:
                                f"{order}"],
                          parameter=g.name, callee=fn.name)
             return
-        # `fn swap<T>(p: Pair<T>)`: the written type names T, but a generic struct's
-        # arguments are erased, so the value passed cannot say what T is.
+        # `fn swap<T>(p: Pair<T>)`: the written type names T, but a generic struct's scalar
+        # arguments are erased, so a `Pair<f64>` passed cannot say what T is (a
+        # `Pair<Point>` is the instance `Pair$Point`, which does: _deduce).
         i, param, struct = structs[0]
         example = f": {_example(fn, struct)}" if len(fn.generics) == 1 and \
             g._prod == "TypeParam" and not g.topology else ""
+        passed = self.found[i - 1]
+        if passed._prod == "NamedType" and passed.name != struct and \
+                generic_of(passed.name) == struct:
+            note = (f"argument {i} is a '{as_written(passed.name)}': an instance keeps the "
+                    f"arguments that are structs, enums, tuples or tensors, and a scalar "
+                    f"one, `_` there, is erased")
+        else:
+            note = (f"a generic struct applied to scalars is erased: '{param.name}' is a "
+                    f"'{struct}' whatever they are (applied to a struct, an enum, a tuple or "
+                    f"a tensor, it is an instance, `{struct}<Point>`, which keeps them)")
         self._refuse(call.span, f"{_parameter(g)} '{g.name}' of '{fn.name}' is not "
                                 f"determined by this call: argument {i} is a '{struct}', a "
-                                f"generic struct, whose arguments a value does not keep",
-                     code="E3016",
-                     notes=[f"a generic struct's scalar and const parameters are erased: "
-                            f"'{param.name}' is a '{struct}' whatever its arguments"],
+                                f"generic struct, whose scalar arguments a value does not "
+                                f"keep", code="E3016", notes=[note],
                      help=[f"write the generic arguments out, {_written_out(fn.name)}, "
                            f"{order}, as the argument's type gives them{example}"],
                      parameter=g.name, callee=fn.name, struct=struct, argument=i)
@@ -152,6 +164,8 @@ class _Binder:
             if not any(n._prod == "OpaqueType" for n in descendants(found)):
                 binding.setdefault(param.name, found)
             return True
+        if k == "AppliedType":
+            return self._instance(param, found, i, arg)
         if k != found._prod:
             return True  # a mismatch: check-calls names both types once the instance exists
         if k == "TensorType":
@@ -175,6 +189,31 @@ class _Binder:
         if k == "TupleType":  # `p: (A, B)` given a `(i32, f64)`
             return all(self._deduce(p, f, i, arg) for p, f in zip(param.elems, found.elems))
         return True
+
+    def _instance(self, param, found, i, arg) -> bool:
+        """Bind what `param`, a generic struct applied (`Wrapper<T>`), names from `found`
+        when it is an instance of that struct (`Wrapper$Point`): matching the generic's
+        fields against the instance's (`inner: T` against `inner: Point`) binds the
+        struct's parameters, each then deduced into the argument written in its place."""
+        generic, instance = self.structs.get(param.name), self.structs.get(found.name) \
+            if found._prod == "NamedType" else None
+        if generic is None or instance is None or instance.generics or \
+                generic_of(found.name) != param.name:
+            return True  # the struct erased: _undetermined says so, if T is not bound else
+        struct = _Binder(self.call, generic, self.diagnostics, self.consts, self.structs)
+        own = {g.name for g in generic.generics}
+        for written, made in zip(generic.fields, instance.fields):
+            # A field of a parameter the instance keeps erased (`Two$_$Point { a: A, .. }`)
+            # is of no type yet.
+            if not any(n._prod == "NamedType" and n.name in own for n in descendants(made)):
+                struct._deduce(written.type, made.type, i, arg)
+        return all(self._deduce(a.type, with_span(struct.binding[g.name], arg.span), i, arg)
+                   for g, a in zip(generic.generics, param.args)
+                   if a._prod == "TypeArg" and g.name in struct.binding)
+
+    def _generic(self, name) -> bool:
+        decl = self.structs.get(name)
+        return decl is not None and bool(decl.generics)
 
     def _twice(self, name, i, other, arg) -> None:
         bound, first, callee = self.binding[name], self.by[name], self.call.callee.name
