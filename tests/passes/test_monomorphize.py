@@ -30,7 +30,10 @@ REFUSED = {
                             "no argument's type names it and no generic argument gives it"),
     "erased_struct_argument": ("E3016", "type parameter 'T' of 'swap' is not determined by "
                                         "this call: argument 1 is a 'Pair', a generic struct, "
-                                        "whose arguments a value does not keep"),
+                                        "whose scalar arguments a value does not keep"),
+    "kept_erased_argument": ("E3016", "type parameter 'A' of 'second' is not determined by "
+                                      "this call: argument 1 is a 'Two', a generic struct, "
+                                      "whose scalar arguments a value does not keep"),
     "literal_tuple_argument": ("E3016", "type parameter 'T' of 'first' is not determined by "
                                         "this call: argument 1, whose parameter's type names "
                                         "it, has no type known yet"),
@@ -338,3 +341,75 @@ def test_handwritten_uncalled_generic_naming_nothing(run_pass, snapshot_txt):
     assert [i.name for i in ran.tree.items] == ["main"]
     assert _printed(ran.tree) == "1\n"
     assert ran.dump == snapshot_txt
+
+
+def test_the_note_says_which_arguments_a_struct_passed_keeps():
+    erased = run_front(CASES / "erased_struct_argument.vx", monomorphize).diagnostics.items[0]
+    kept = run_front(CASES / "kept_erased_argument.vx", monomorphize).diagnostics.items[0]
+    assert erased.notes == ["a generic struct applied to scalars is erased: 'p' is a 'Pair' "
+                            "whatever they are (applied to a struct, an enum, a tuple or a "
+                            "tensor, it is an instance, `Pair<Point>`, which keeps them)"]
+    assert kept.notes == ["argument 1 is a 'Two<_, Point>': an instance keeps the arguments "
+                          "that are structs, enums, tuples or tensors, and a scalar one, `_` "
+                          "there, is erased"]
+
+
+def test_a_struct_instance_passed_gives_the_parameters_its_arguments_name():
+    ran = run_front(CASES / "nested_struct_instance_arguments.vx", monomorphize)
+    assert ran.diagnostics.codes() == []
+    fns = {i.name: i for i in ran.after.items if i._prod == "Fn"}
+    assert list(fns) == ["unwrap2$Point", "first$Point$<Wrapper$Point>",
+                         "second$Point$<Wrapper$Point>", "main"]
+    assert to_text(fns["first$Point$<Wrapper$Point>"].params[0].type).strip() == \
+        "&Two$Point$<Wrapper$Point>"
+    assert ran.prints() == ("2\n3\n5\n", "2\n3\n5\n")
+
+
+def test_handwritten_a_parameter_applied_to_the_functions_own_deduced_from_an_instance(
+        run_pass, snapshot_txt):
+    # `w: Wrapper<T>` as erase-struct-arguments keeps it: the `Wrapper$Point` passed binds T
+    # from its field `inner: Point`; the instance's parameter names the struct's instance.
+    ran = run_pass("monomorphize", """
+        // IL: Lerased
+        struct Point {
+            x: f32,
+            y: f32,
+        }
+        struct Wrapper<T> {
+            inner: T,
+            tag: i32,
+        }
+        struct Wrapper$Point {
+            inner: Point,
+            tag: i32,
+        }
+        fn unwrap<T>(w: Wrapper<T>) -> T {
+            w.inner
+        }
+        fn main() {
+            let w = Wrapper$Point { inner: Point { x: 1.0, y: 2.0 }, tag: 1 };
+            @print(@unwrap(w).y);
+        }
+    """)
+    assert ran.codes == []
+    assert "fn unwrap$Point(w: Wrapper$Point) -> Point {" in ran.text
+    assert _printed(ran.tree) == "2\n"
+    assert ran.dump == snapshot_txt
+
+
+def test_handwritten_a_parameter_applied_given_the_struct_erased_is_refused(run_pass):
+    ran = run_pass("monomorphize", """
+        // IL: Lerased
+        struct Wrapper<T> {
+            inner: T,
+            tag: i32,
+        }
+        fn unwrap<T>(w: Wrapper<T>) -> T {
+            w.inner
+        }
+        fn main() {
+            let w = Wrapper { inner: 1.5, tag: 1 };
+            @print(@unwrap(w));
+        }
+    """)
+    assert ran.codes == ["E3016"]
