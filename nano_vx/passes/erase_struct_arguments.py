@@ -60,7 +60,10 @@ arguments, one of them an aggregate, is an instance keeping the others erased, s
 an instance of other arguments there is asked for (`Two<f64, Point>`). One whose fields give
 no aggregate stays the erased struct, which fits where an instance of it is asked for and
 the reverse (a generic function's `Cell<T>` is erased): an erased field holding an aggregate
-is split as the values put there say (scalars/aggregate_types.py).
+is split as the values put there say (scalars/aggregate_types.py). But a generic function's
+parameter keeps a struct applied to arguments naming the function's type parameters (`w:
+Wrapper<T>`, the IL's AppliedType): monomorphize deduces T from the instance passed
+(`Wrapper$Point`), and drops it.
 """, state=State)
 
 

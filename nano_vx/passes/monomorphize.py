@@ -58,8 +58,10 @@ refuse a call that leaves a parameter undetermined (E3016), arguments that bind 
 
 Generic arguments are written (`f<4>(x)`, `f<i32>(y)`, `f<Topology::GPU>(p)` or `f<GPU>(p)`),
 else deduced from the types of the arguments: a type parameter from the argument in its
-place, a topology from a `Pinned<_, Topology::A>`, a const from a tensor extent
-(`placement/generic_arguments.py`). A const binds once, from the first argument that names
+place or from the instance of a generic struct passed where the parameter's type applies it
+(`w: Wrapper<T>` given a `Wrapper$Point`: its field `inner: Point` against the generic's
+`inner: T`; a struct applied to scalars is erased, and tells nothing), a topology from a
+`Pinned<_, Topology::A>`, a const from a tensor extent (`placement/generic_arguments.py`). A const binds once, from the first argument that names
 it, on any axis; a later argument with another extent is E3046 ('S' is bound to 4 by
 argument 1, but argument 2 has extent 7). An instance is named by its generic and its
 arguments (`stage$i32`, `scores$4`, `pipeline$GPU$CPU$Island`; `placement/instances.py`);
@@ -77,7 +79,8 @@ chain. Each function's body, an instance's or not, is pruned
 comptime` does not take asks for no instance, so a recursion over a const can stop at a base
 case, and no check after this pass sees the branch (what a kept branch names,
 check-deferred-names judges). A generic struct loses its parameters, which
-nothing applies since erase-struct-arguments. A call of the builtin `sizeof` keeps its
+nothing applies since erase-struct-arguments but a generic function's parameter, which in
+the instance names the struct's instance (`w: Wrapper$Point`), else the struct erased. A call of the builtin `sizeof` keeps its
 generic arguments, the instance's, for fold-sizeof; every other call loses them.
 """, state=State, requires=("model",))
 
