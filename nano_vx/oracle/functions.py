@@ -68,6 +68,13 @@ def compile_code(interp, name, generics, params, ret, body, parent: FnScope | No
                 binds.append(("elem", type_slots[ty.elem.name]))
         elif ty is not None and ty._prod == "NamedType" and ty.name in type_slots:
             binds.append(("value", type_slots[ty.name]))
+        elif ty is not None and ty._prod == "AppliedType":  # `Buf<T, N>`: N from its field
+            for a, at in zip(ty.args, interp.struct_extents.get(ty.name, ())):
+                named = a.dim if a._prod == "DimArg" else a.type if a._prod == "TypeArg" \
+                    else None
+                if at is not None and named is not None and \
+                        named._prod in ("DimName", "NamedType") and named.name in const_slots:
+                    binds.append((at, const_slots[named.name]))
         plist.append((sc.declare(p.name), interp.conformer(p.type, p.span), binds))
     if type(body) is tuple:  # Lblocks on: the function's basic blocks
         run, span = run_blocks(interp, body, sc), body[0].span if body else None
@@ -128,6 +135,12 @@ def _shown_by(code, k, v, span):
         u = unplace(v)
         owner = u.name if type(u) is StructValue else u.enum if type(u) is EnumValue else None
         return TypeGiven(value_bytes(v), owner)
+    if type(k) is tuple:  # (field, axis): the extent of a struct's tensor field
+        u = unplace(v)
+        field, k = k
+        if type(u) is not StructValue or field not in u.fields:
+            wrong_kind(span, f"'{code.name}' expects a struct with a field '{field}'")
+        v = referent(u.fields[field], span)
     if type(v) is not Tensor or k != "elem" and k >= len(v.dims):
         wrong_kind(span, f"'{code.name}' expects a tensor"
                          f"{f' of rank > {k}' if k != 'elem' else ''}")

@@ -111,6 +111,9 @@ class Interpreter(StmtMixin, TypeMixin, TypestateMixin, ContractMixin):
         # A generic struct's fields of a type parameter's type, each with that parameter's
         # index: the literals given it take the type the struct's argument there fixes.
         self.struct_params: dict[str, dict] = {}
+        # A generic struct -> for each of its parameters, the (field, axis) of a tensor field
+        # whose extent it is, or None: a generic function's `b: Buf<T, N>` binds N there.
+        self.struct_extents: dict[str, list] = {}
         # A variant's values, `(enum, variant)` -> the scalar type each one's literal takes.
         self.variant_fields: dict[tuple, tuple] = {}
         self.items = tuple(_items(program))
@@ -156,6 +159,10 @@ class Interpreter(StmtMixin, TypeMixin, TypestateMixin, ContractMixin):
                 f.name: params.index(t.name) for f in item.fields
                 if (t := f.type.elem if f.type._prod == "TensorType" else f.type)._prod
                 == "NamedType" and t.name in params}
+            self.struct_extents[item.name] = [
+                next(((f.name, k) for f in item.fields if f.type._prod == "TensorType"
+                      for k, d in enumerate(f.type.dims) if d._prod == "DimName" and
+                      d.name == g), None) for g in params]
         elif kind == "EnumDecl":
             for v in item.variants:
                 self.variant_fields[item.name, v.name] = tuple(map(literal_hint, v.fields))

@@ -60,7 +60,8 @@ Generic arguments are written (`f<4>(x)`, `f<i32>(y)`, `f<Topology::GPU>(p)` or 
 else deduced from the types of the arguments: a type parameter from the argument in its
 place or from the instance of a generic struct passed where the parameter's type applies it
 (`w: Wrapper<T>` given a `Wrapper$Point`: its field `inner: Point` against the generic's
-`inner: T`; a struct applied to scalars is erased, and tells nothing), a topology from a
+`inner: T`, and a const N of `Buf<T, N>` from its extents; a struct applied to scalars
+is erased, and tells nothing), a topology from a
 `Pinned<_, Topology::A>`, a const from a tensor extent (`placement/generic_arguments.py`). A const binds once, from the first argument that names
 it, on any axis; a later argument with another extent is E3046 ('S' is bound to 4 by
 argument 1, but argument 2 has extent 7). An instance is named by its generic and its
@@ -158,11 +159,14 @@ def _struct(run, node):
 def _applied(run, node):
     """An instance's parameter `w: Wrapper<Point>`, its arguments having told the call what
     the generic's are: the struct's instance of those arguments, `Wrapper$Point`, which a
-    reference to one passed fits; else the struct erased (`Wrapper<f64>` is a `Wrapper`)."""
+    reference to one passed fits (`Buf$Point$3` of a `Buf<T, N>`); else the struct erased
+    (`Wrapper<f64>` is a `Wrapper`)."""
     decl = run.state.structs.get(node.name)
-    if decl is not None and all(a._prod == "TypeArg" for a in node.args):
-        name = instance_name(decl, {g.name: run.walk(a.type)
-                                    for g, a in zip(decl.generics, node.args)})
+    args = [run.walk(a.type) if a._prod == "TypeArg" else
+            a.dim.value if a._prod == "DimArg" and a.dim._prod == "DimInt" else None
+            for a in node.args]
+    if decl is not None and None not in args:
+        name = instance_name(decl, {g.name: a for g, a in zip(decl.generics, args)})
         if name in run.state.structs:
             return Linstances["NamedType"](name, span=node.span)
     return Linstances["NamedType"](node.name, span=node.span)

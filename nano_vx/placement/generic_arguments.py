@@ -117,10 +117,10 @@ class _Binder:
         i, param, struct = structs[0]
         example = f": {_example(fn, struct)}" if len(fn.generics) == 1 and \
             g._prod == "TypeParam" and not g.topology else ""
-        passed = self.found[i - 1]
-        if passed._prod == "NamedType" and passed.name != struct and \
-                generic_of(passed.name) == struct:
-            note = (f"argument {i} is a '{as_written(passed.name)}': an instance keeps the "
+        kept = [n.name for n in descendants(self.found[i - 1]) if n._prod == "NamedType"
+                and n.name != struct and generic_of(n.name) == struct]
+        if kept:
+            note = (f"argument {i} is a '{as_written(kept[0])}': an instance keeps the "
                     f"arguments that are structs, enums, tuples or tensors, and a scalar "
                     f"one, `_` there, is erased")
         else:
@@ -173,11 +173,7 @@ class _Binder:
                 value = extent(e, self.consts)  # `[N]` of a const item N is its number
                 if d._prod != "DimName" or d.name not in kinds or value is None:
                     continue
-                if d.name not in binding:
-                    binding[d.name], self.by[d.name] = value, i
-                    self.spans[d.name] = arg.span
-                elif binding[d.name] != value:
-                    self._twice(d.name, i, value, arg)
+                if not self._extent(d.name, value, i, arg):
                     return False
             return self._deduce(param.elem, found.elem, i, arg)
         if k in ("PinnedType", "HardwareStateType"):
@@ -207,9 +203,30 @@ class _Binder:
             # is of no type yet.
             if not any(n._prod == "NamedType" and n.name in own for n in descendants(made)):
                 struct._deduce(written.type, made.type, i, arg)
-        return all(self._deduce(a.type, with_span(struct.binding[g.name], arg.span), i, arg)
-                   for g, a in zip(generic.generics, param.args)
-                   if a._prod == "TypeArg" and g.name in struct.binding)
+        for g, a in zip(generic.generics, param.args):
+            value = struct.binding.get(g.name)
+            if type(value) is int:  # `Buf<T, N>` given a `Buf$Point$3`: N is 3
+                written = a.dim if a._prod == "DimArg" else a.type
+                if written._prod in ("DimName", "NamedType") and \
+                        written.name in self.kinds and \
+                        self.kinds[written.name]._prod == "ConstParam" and \
+                        not self._extent(written.name, value, i, arg):
+                    return False
+            elif value is not None and a._prod == "TypeArg" and \
+                    not self._deduce(a.type, with_span(value, arg.span), i, arg):
+                return False
+        return True
+
+    def _extent(self, name, value, i, arg) -> bool:
+        """Bind the const `name` to `value`, which argument i gives; False when it is bound
+        to another already (reported)."""
+        if name not in self.binding:
+            self.binding[name], self.by[name] = value, i
+            self.spans[name] = arg.span
+        elif self.binding[name] != value:
+            self._twice(name, i, value, arg)
+            return False
+        return True
 
     def _generic(self, name) -> bool:
         decl = self.structs.get(name)

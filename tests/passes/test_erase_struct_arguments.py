@@ -8,7 +8,9 @@ import pytest
 
 from nano_vx.dump.dot import to_dot
 from nano_vx.dump.text import to_text
+from nano_vx.languages import Lerased
 from nano_vx.nanopass import descendants
+from nano_vx.resume.read import read_dump
 from nano_vx.passes.erase_struct_arguments import erase_struct_arguments
 from nano_vx.passes.monomorphize import monomorphize
 from front import _printed, assert_prints_the_same, run_front
@@ -58,6 +60,9 @@ def test_a_generic_functions_parameter_keeps_the_arguments_naming_its_parameters
     assert "fn f<T>(p: Pair<T, i32>, q: Pair, r: &Pair<Pair<T, f32>, i32>) -> Pair {" \
         in to_text(ran.after)
     assert "fn g(p: Pair) -> i32 {" in to_text(ran.after)
+    # What it keeps reads back from the dump.
+    dumped = to_text(ran.after, Lerased)
+    assert to_text(read_dump(dumped)[1], Lerased) == dumped
 
 
 def test_calls_with_a_struct_written_or_returned_ask_for_one_instance():
