@@ -73,9 +73,13 @@ def _fn(run, fn):
                                          if q.name not in given))
         kept = [k for k, p in enumerate(closure.params) if p.name not in given]
         st.calls[id(call)] = (lets[call.callee.name].replace(name=name, value=copy), kept)
+    if not st.calls:
+        return fn
     copied = {c.callee.name for c in calls if id(c) in st.calls}
     st.dropped = copied - {c.callee.name for c in calls if id(c) not in st.calls}
-    return run.rebuild(fn) if st.calls else fn
+    rebuilt = run.rebuild(fn)
+    st.calls, st.dropped = {}, set()  # a constant's block after it is left as it is
+    return rebuilt
 
 
 def _only_called(closure, assigned: set) -> set:
@@ -90,6 +94,8 @@ def _only_called(closure, assigned: set) -> set:
 @copy_closures_per_made_argument.on("Block")
 def _block(run, block):
     st = run.state
+    if not st.calls:
+        return run.rebuild(block)
     around, stmts = st.pending, []
     for stmt in block.stmts:
         if stmt._prod == "Let" and stmt.name in st.dropped:
