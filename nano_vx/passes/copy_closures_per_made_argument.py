@@ -17,7 +17,8 @@ from ..scalars.storages import fresh_copy
 
 @dataclass
 class State:
-    calls: dict = field(default_factory=dict)  # id() of a call -> (its copy's `let`, kept)
+    calls: dict = field(default_factory=dict)  # id() of a call -> (closure's `let`, copy, given)
+    taken: set = field(default_factory=set)  # the names of the function's locals
     pending: list = field(default_factory=list)  # the copies' `let`s of the statement walked
     dropped: set = field(default_factory=set)  # the closures every call of which calls a copy
 
@@ -34,8 +35,9 @@ bound to it is only called, and type-scalars refuses it given as a value. The va
 bound by a `let` (not `mut`) and never assigned, so it holds at the call the value the
 parameter held; the parameter has no written type and the closure neither assigns it nor
 names it but as a callee. Each call has a copy of its own, bound in the innermost block
-around it, where the closure and the variable are both in scope; a closure every call of
-which calls a copy goes, as nothing would say its parameters' types.
+around it, where the closure and the variable are both in scope, made of the closure as the
+pass leaves it (a call in its body given such a variable calls a copy too); a closure every
+call of which calls a copy goes, as nothing would say its parameters' types.
 """, state=State)
 
 
@@ -49,7 +51,7 @@ def _fn(run, fn):
             and n.name not in assigned}
     closures = direct_closures(fn)
     lets = {n.name: n for n in descendants(fn) if n._prod == "Let" and n.name in closures}
-    taken = bound_in(fn) | {n.name for n in descendants(fn) if n._prod == "Local"}
+    taken = st.taken = bound_in(fn) | {n.name for n in descendants(fn) if n._prod == "Local"}
     st.calls, calls = {}, []
     for call in descendants(fn):
         if call._prod != "Call" or call.callee._prod != "Local" or \
@@ -66,13 +68,7 @@ def _fn(run, fn):
             continue
         name = unused_name("_".join([display_name(call.callee.name),
                                      *map(display_name, given.values())]), taken)
-        renamed = {b: unused_name(display_name(b), taken)
-                   for b in bound_in(closure) if b not in given}
-        copy = fresh_copy(closure, {**renamed, **given})
-        copy = copy.replace(params=tuple(p for p, q in zip(copy.params, closure.params)
-                                         if q.name not in given))
-        kept = [k for k, p in enumerate(closure.params) if p.name not in given]
-        st.calls[id(call)] = (lets[call.callee.name].replace(name=name, value=copy), kept)
+        st.calls[id(call)] = (lets[call.callee.name], name, given)
     if not st.calls:
         return fn
     copied = {c.callee.name for c in calls if id(c) in st.calls}
@@ -117,7 +113,15 @@ def _call(run, call):
     rebuilt = run.rebuild(call)
     if found is None:
         return rebuilt
-    let, kept = found
-    st.pending.append(let)
-    return rebuilt.replace(callee=rebuilt.callee.replace(name=let.name),
+    let, name, given = found
+    # the closure walked first: a call in its body given such a variable calls its own copy
+    closure = run.walk(let.value)
+    renamed = {b: unused_name(display_name(b), st.taken)
+               for b in bound_in(closure) if b not in given}
+    copy = fresh_copy(closure, {**renamed, **given})
+    copy = copy.replace(params=tuple(p for p, q in zip(copy.params, closure.params)
+                                     if q.name not in given))
+    st.pending.append(let.replace(name=name, value=copy))
+    kept = [k for k, p in enumerate(closure.params) if p.name not in given]
+    return rebuilt.replace(callee=rebuilt.callee.replace(name=name),
                            args=tuple(rebuilt.args[k] for k in kept))

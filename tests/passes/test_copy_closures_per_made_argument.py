@@ -94,3 +94,8 @@ def test_handwritten_only_the_call_given_a_made_value_calls_a_copy(run_pass, sna
     assert "let run: ~_ = |f, z: i32|" in ran.dump  # a call still gives it a value
     assert _printed(ran.before) == _printed(ran.tree) == "7\n4\n"
     assert ran.dump == snapshot_txt
+
+
+def test_a_copy_calls_the_copies_its_closures_calls_call():
+    assert _callees("given_in_the_body_of_a_closure_given_one") == \
+        ["make_adder", "make_adder", "add5", "apply_add5#1", "add2", "both_add2"]
