@@ -73,6 +73,7 @@ from .passes.copy_closures_given_chains import copy_closures_given_chains
 from .passes.copy_closures_into_kernels import copy_closures_into_kernels
 from .passes.copy_closures_per_argument_kind import copy_closures_per_argument_kind
 from .passes.copy_closures_per_argument_type import copy_closures_per_argument_type
+from .passes.copy_closures_per_made_argument import copy_closures_per_made_argument
 from .passes.copy_closures_per_lent_reference import copy_closures_per_lent_reference
 from .passes.copy_held_tensor_fields import copy_held_tensor_fields
 from .passes.copy_out_tensors import copy_out_tensors
@@ -440,6 +441,7 @@ BACK_END = [
     cast_plain_values,
     return_bound_closures,
     bind_called_closure_values,
+    copy_closures_per_made_argument,
     check_native_subset,
     settle_written_tensors,
     name_sizing_calls,

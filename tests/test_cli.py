@@ -239,14 +239,15 @@ def test_list_passes_prints_the_back_end_between_the_front_end_and_the_spatial_l
         ["hoist-sizing-lets", "rewrite", "Lsplit", "Lsplit"]]
     gate = names.index("check-native-subset")
     assert rows[gate] == ["check-native-subset", "analysis", "Lsplit", "Lsplit"]
-    assert rows[gate - 7:gate] == [
+    assert rows[gate - 8:gate] == [
         ["wrap-function-values", "rewrite", "Lsplit", "Lsplit"],
         ["bind-assigning-closures-again", "rewrite", "Lsplit", "Lsplit"],
         ["delay-assigning-closures", "rewrite", "Lsplit", "Lsplit"],
         ["copy-closures-per-argument-type", "rewrite", "Lsplit", "Lsplit"],
         ["cast-plain-values", "rewrite", "Lsplit", "Lsplit"],
         ["return-bound-closures", "rewrite", "Lsplit", "Lsplit"],
-        ["bind-called-closure-values", "rewrite", "Lsplit", "Lsplit"]]
+        ["bind-called-closure-values", "rewrite", "Lsplit", "Lsplit"],
+        ["copy-closures-per-made-argument", "rewrite", "Lsplit", "Lsplit"]]
     assert rows[names.index("hold-operands-before-extent-literals") - 2:
                 names.index("bind-extent-literals")] == [
         ["drop-unread-closure-parameters", "rewrite", "Lsplit", "Lsplit"],

@@ -38,8 +38,12 @@ at the first call and the i64 t at the second, where native code types q once fo
 calls. So `h_i64` is bound after `h`, and the second call is `h_i64(t)`, which leaves h
 given only the plain k, which cast-plain-values then casts as a whole (`h(k) as i64`). An
 argument's type is known where it is written: a local of a scalar type (a `let`'s, written
-or inferred, or a parameter's), a number, `true` or `false`, a cast, a call of a function of a scalar result;
-a closure one of whose calls gives another is left as it is.
+or inferred, or a parameter's), a number, `true` or `false`, a cast, a call of a function of a scalar result,
+a local a `let` (not `mut`, never assigned) binds to a closure whose parameters' types are all
+written, its type theirs (`let twice = |f, x| f(f(x));` given `inc` of `|a: i32|` and `half`
+of `|a: f64|` is copied as `twice_fn_f64_f64` for the second); a closure one of whose calls
+gives another is left as it is. Two closures of one parameters' types but results of two
+types are one kind: their copy stays refused by type-scalars.
 """, state=State)
 
 
@@ -54,6 +58,11 @@ def _fn(run, fn):
     st = run.state
     declared = {n.name: scalar_hint(n.type) for n in descendants(fn)
                 if n._prod in ("Let", "Param")}
+    assigned = {n.target.name for n in descendants(fn)
+                if n._prod == "Assign" and n.target._prod == "Local"}
+    declared.update((n.name, _closure_type(n.value)) for n in descendants(fn)
+                    if n._prod == "Let" and n.value._prod == "Closure" and not n.mutable
+                    and n.name not in assigned)
     st.taken = bound_in(fn) | {n.name for n in descendants(fn) if n._prod == "Local"}
     st.copies, st.callee = copies_per_kind(
         fn, lambda arg: _type(arg, declared, st.results),
@@ -75,6 +84,13 @@ def _type(e, declared: dict, results: dict):
     if e._prod == "Bool":
         return "bool"
     return e.type.name if e._prod == "Cast" and e.type._prod == "Scalar" else None
+
+
+def _closure_type(closure):
+    """A closure's type as its parameters' written scalar types say it (`fn_i32_f64`), else
+    None: given as an argument, it fixes what the body of the closure given it computes."""
+    types = [scalar_hint(p.type) for p in closure.params]
+    return None if None in types else "_".join(["fn", *types])
 
 
 @copy_closures_per_argument_type.on("Let", splice=True)
