@@ -170,7 +170,8 @@ def _assigned(s) -> str | None:
 def _placeholder(fn, local: str, lets: dict, fresh: frozenset) -> bool:
     """A local bound once, not a variable, to a fresh tensor or to such a local (`let agg#1 =
     u;` of a `let u` in the arm), named otherwise only by its elements and extents and
-    where it is given on (once), and never dropped."""
+    where it is given on (once, in the block of its `let`: given in a loop its `let` is
+    outside, it would give every turn the one buffer), and never dropped."""
     if len(lets.get(local, ())) != 1 or local in fn.cells:
         return False
     rank = tensor_ranks(fn).get(local)
@@ -182,8 +183,11 @@ def _placeholder(fn, local: str, lets: dict, fresh: frozenset) -> bool:
             if rank is None or not only_elements(s, local, rank):
                 if not any(n._prod == "Local" and n.name == local for n in descendants(s)):
                     continue
-                on.append(s)
-    if len(on) != 1 or on[0]._prod not in ("Assign", "Let") or on[0].value._prod != "Local":
+                on.append((b.label, s))
+    if len(on) != 1 or on[0][0] != lets[local][0][0]:
+        return False
+    given = on[0][1]
+    if given._prod not in ("Assign", "Let") or given.value._prod != "Local":
         return False
     value = lets[local][0][2].value
     return makes_fresh(value, fresh) or value._prod == "Local" and _placeholder(

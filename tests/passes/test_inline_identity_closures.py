@@ -46,10 +46,14 @@ def test_a_call_whose_value_is_not_called_stays():
 
 
 def test_a_call_given_a_call_besides_stays():
-    ran = run_front("fn two() -> i32 { print(2); 2 }\nfn dbl(x: i32) -> i32 { x * 2 }\n"
-                    "fn main() {\n    let first = |a, b: i32| a;\n"
+    # A closure's call beside (which may assign what the closure captures): a function's
+    # call of scalars, `two()`, bind-chosen-closure-arguments binds before the statement.
+    ran = run_front("fn dbl(x: i32) -> i32 { x * 2 }\n"
+                    "fn main() {\n    let two = || { print(2); 2 };\n"
+                    "    let first = |a, b: i32| a;\n"
                     "    print(first(dbl, two())(3));\n}\n", inline_identity_closures)
-    assert "first(@dbl, @two())(3)" in to_text(ran.after)
+    assert "first(@dbl, two())(3)" in to_text(ran.after)
+    assert ran.prints() == ("2\n6\n",) * 2
 
 
 # Hand-written Lmatched: a closure giving back the second of its parameters, called as what
