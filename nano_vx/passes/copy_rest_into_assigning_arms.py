@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from ..languages.lsplit import Lsplit as L
 from ..nanopass import Pass, descendants
 from ..scalars.aggregates import Names
-from ..scalars.assigning_arms import assigning, block_with_rest_in_assigning_arms
+from ..scalars.assigning_arms import written_block, written_fn
 from ..scalars.storages import chosen_between_storages, known_places
 
 
@@ -42,27 +42,12 @@ to refuse.
 """, state=State)
 
 
-# Each `if` written so writes the rest of its block twice: a function with more is left as
-# it is rather than grow 2**n copies.
-MOST = 4
-
-
 @copy_rest_into_assigning_arms.on("Fn")
 def _fn(run, fn):
     known = known_places(fn, {})
     held = {n.name for n in descendants(fn.body)
             if n._prod == "Let" and n.mutable and chosen_between_storages(n, known)}
-    if not 0 < sum(assigning(n, held) is not None for n in descendants(fn.body)) <= MOST:
-        return fn
-    run.state.held, run.state.names = held, Names(fn)
-    out = run.rebuild(fn)
-    run.state.held, run.state.names = set(), None
-    return out
+    return written_fn(run, fn, held)
 
 
-@copy_rest_into_assigning_arms.on("Block")
-def _block(run, block):
-    if run.state.names is None:  # a constant's value: no function's variables to write so
-        return run.rebuild(block)
-    return block_with_rest_in_assigning_arms(run.rebuild(block), run.state.held,
-                                             run.state.names.fresh)
+copy_rest_into_assigning_arms.on("Block")(written_block)

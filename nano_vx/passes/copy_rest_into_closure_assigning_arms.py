@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from ..languages.lpinned import Lpinned as L
 from ..nanopass import Pass, descendants
 from ..scalars.aggregates import Names
-from ..scalars.assigning_arms import assigning, block_with_rest_in_assigning_arms
+from ..scalars.assigning_arms import written_block, written_fn
 from ..scalars.closures import given_both_kinds
 
 
@@ -44,20 +44,11 @@ one that is not the block's last; and a function with more than four is left as 
 writes the rest of its block twice).
 """, state=State)
 
-# Each `if` written so writes the rest of its block twice: a function with more is left as
-# it is rather than grow 2**n copies.
-MOST = 4
-
 
 @copy_rest_into_closure_assigning_arms.on("Program")
 def _program(run, program):
     run.state.fns = frozenset(item.name for item in program.items if item._prod == "Fn")
-    # Only a function's blocks bind variables: a constant's value (`const X = if .. {..}`)
-    # has none to write so.
-    items = tuple(run.walk(i) if i._prod == "Fn" else i for i in program.items)
-    if all(a is b for a, b in zip(items, program.items)):
-        return program
-    return program.replace(items=items)
+    return run.rebuild(program)
 
 
 @copy_rest_into_closure_assigning_arms.on("Fn")
@@ -69,15 +60,7 @@ def _fn(run, fn):
         {id(n.target) for n in descendants(fn) if n._prod == "Assign"}
     held = frozenset(n.name for n in descendants(fn)
                      if n._prod == "Local" and n.name in both and id(n) not in named)
-    if not 0 < sum(assigning(n, held) is not None for n in descendants(fn.body)) <= MOST:
-        return fn
-    run.state.held, run.state.names = held, Names(fn)
-    out = run.rebuild(fn)
-    run.state.held, run.state.names = frozenset(), None
-    return out
+    return written_fn(run, fn, held)
 
 
-@copy_rest_into_closure_assigning_arms.on("Block")
-def _block(run, block):
-    return block_with_rest_in_assigning_arms(run.rebuild(block), run.state.held,
-                                             run.state.names.fresh)
+copy_rest_into_closure_assigning_arms.on("Block")(written_block)

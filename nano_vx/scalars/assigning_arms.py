@@ -10,9 +10,38 @@ from __future__ import annotations
 from typing import Callable
 
 from ..languages.lsplit import Lsplit as L
+from ..nanopass import descendants
+from .aggregates import Names
 from .storages import bound_locals, fresh_copy
 
 _LEAVING = ("Return", "Break", "Continue")
+
+# Each `if` written so writes the rest of its block twice: a function with more is left as
+# it is rather than grow 2**n copies.
+MOST = 4
+
+
+def written_fn(run, fn, held):
+    """fn with what follows each `if` assigning a variable of `held` copied into its arms
+    (the pass's Block handler calls written_block), or fn itself where no `if` does or more
+    than MOST do. The pass's state keeps `held` and the function's `names` while its blocks
+    are rewritten, and none after: a constant's value has no function's variables."""
+    if not 0 < sum(assigning(n, held) is not None for n in descendants(fn.body)) <= MOST:
+        return fn
+    run.state.held, run.state.names = held, Names(fn)
+    try:
+        return run.rebuild(fn)
+    finally:
+        run.state.held, run.state.names = frozenset(), None
+
+
+def written_block(run, block):
+    """The Block handler of a pass writing so: inside a function written_fn writes, the
+    block written as block_with_rest_in_assigning_arms writes it; elsewhere as it is."""
+    if run.state.names is None:
+        return run.rebuild(block)
+    return block_with_rest_in_assigning_arms(run.rebuild(block), run.state.held,
+                                             run.state.names.fresh)
 
 
 def leaves(arm) -> bool:
